@@ -1,0 +1,46 @@
+# The two quick-start commands: `make run` and `make test`.
+BUILD_DIR ?= build
+ASAN_BUILD_DIR ?= build-asan
+JOBS ?= $(shell nproc)
+CMAKE_FLAGS ?= -G Ninja -DCMAKE_BUILD_TYPE=RelWithDebInfo -DSANDBOX_DESK_WERROR=ON
+# The local backend `make run` uses when it has to start one.
+LOCAL_PORT ?= 49900
+
+.PHONY: all deps npm build build-asan run local test test-asan bench clean
+
+all: build
+
+deps:
+	@tools/install-deps.sh
+
+# Pinned SDK and CLI for the conformance tests, installed into the build tree.
+npm: deps
+	@mkdir -p $(BUILD_DIR)/npm
+	@cp tests/conformance/package.json $(BUILD_DIR)/npm/package.json
+	@cd $(BUILD_DIR)/npm && npm install --no-audit --no-fund --loglevel=error
+
+build: deps
+	@cmake -S . -B $(BUILD_DIR) $(CMAKE_FLAGS) >/dev/null
+	@cmake --build $(BUILD_DIR) -j $(JOBS)
+
+build-asan: deps
+	@cmake -S . -B $(ASAN_BUILD_DIR) $(CMAKE_FLAGS) -DCMAKE_BUILD_TYPE=Debug -DSANDBOX_DESK_SANITIZE=ON >/dev/null
+	@cmake --build $(ASAN_BUILD_DIR) -j $(JOBS)
+
+# Starts the local backend if none answers on LOCAL_PORT, then opens the app on it.
+run: build
+	@tools/run-app.sh $(BUILD_DIR)/bin $(LOCAL_PORT)
+
+local: build
+	@$(BUILD_DIR)/bin/sandbox-desk-local --port $(LOCAL_PORT)
+
+# Every test, then every test again under AddressSanitizer + UBSan.
+test: build npm build-asan
+	@tools/run-tests.sh $(BUILD_DIR) $(ASAN_BUILD_DIR)
+
+bench: build
+	@cmake --build $(BUILD_DIR) --target benchmarks -j $(JOBS)
+	@tools/run-benchmarks.sh $(BUILD_DIR)
+
+clean:
+	rm -rf $(BUILD_DIR) $(ASAN_BUILD_DIR)

@@ -1,0 +1,115 @@
+#include "error.h"
+
+#include <QCoreApplication>
+
+namespace sd {
+
+namespace {
+QString tr(const char *text)
+{
+    return QCoreApplication::translate("sd::Error", text);
+}
+} // namespace
+
+Error Error::transport(const QString &detail)
+{
+    Error e;
+    e.m_kind = Kind::Transport;
+    e.m_detail = detail;
+    return e;
+}
+
+Error Error::http(int status, const QString &serverMessage)
+{
+    Error e;
+    e.m_kind = Kind::Http;
+    e.m_httpStatus = status;
+    e.m_serverMessage = serverMessage;
+    return e;
+}
+
+Error Error::timeout(const QString &what)
+{
+    Error e;
+    e.m_kind = Kind::Timeout;
+    e.m_detail = what;
+    return e;
+}
+
+Error Error::cancelled()
+{
+    Error e;
+    e.m_kind = Kind::Cancelled;
+    return e;
+}
+
+Error Error::badResponse(const QString &what)
+{
+    Error e;
+    e.m_kind = Kind::BadResponse;
+    e.m_detail = what;
+    return e;
+}
+
+Error Error::rpc(const QString &code, const QString &serverMessage)
+{
+    Error e;
+    e.m_kind = Kind::Rpc;
+    e.m_rpcCode = code;
+    e.m_serverMessage = serverMessage;
+    return e;
+}
+
+Error Error::rejected(const QString &message)
+{
+    Error e;
+    e.m_kind = Kind::Rejected;
+    e.m_serverMessage = message;
+    return e;
+}
+
+Error &Error::withContext(const QString &context)
+{
+    m_context = context;
+    return *this;
+}
+
+QString Error::message() const
+{
+    QString text;
+    switch (m_kind) {
+    case Kind::None:
+        return {};
+    case Kind::Transport:
+        text = tr("Could not reach the server: %1").arg(m_detail);
+        break;
+    case Kind::Http:
+        if (m_httpStatus == 401 || m_httpStatus == 403)
+            text = tr("The server refused the API key (HTTP %1)").arg(m_httpStatus);
+        else
+            text = tr("The server answered HTTP %1").arg(m_httpStatus);
+        if (!m_serverMessage.isEmpty())
+            text += QStringLiteral(": ") + m_serverMessage;
+        break;
+    case Kind::Timeout:
+        text = m_detail.isEmpty() ? tr("The server did not answer in time")
+                                  : tr("The server did not answer in time (%1)").arg(m_detail);
+        break;
+    case Kind::Cancelled:
+        text = tr("Cancelled");
+        break;
+    case Kind::BadResponse:
+        text = tr("The server sent an answer that could not be understood: %1").arg(m_detail);
+        break;
+    case Kind::Rpc:
+        text = m_serverMessage.isEmpty() ? m_rpcCode
+                                         : QStringLiteral("%1 (%2)").arg(m_serverMessage, m_rpcCode);
+        break;
+    case Kind::Rejected:
+        text = m_serverMessage;
+        break;
+    }
+    return m_context.isEmpty() ? text : m_context + QStringLiteral(": ") + text;
+}
+
+} // namespace sd

@@ -1,0 +1,82 @@
+#include "localbackend.h"
+
+#include <QElapsedTimer>
+#include <QRandomGenerator>
+#include <QTest>
+
+namespace sd::test {
+
+LocalBackend::LocalBackend(QStringList extraArgs)
+    : m_extraArgs(std::move(extraArgs))
+{
+    // Shaped like an E2B key so the official SDK accepts it.
+    QByteArray hex;
+    for (int i = 0; i < 20; ++i)
+        hex += QByteArray::number(QRandomGenerator::global()->bounded(256), 16).rightJustified(2, '0');
+    m_apiKey = QStringLiteral("e2b_") + QString::fromLatin1(hex);
+}
+
+LocalBackend::~LocalBackend()
+{
+    stop();
+}
+
+QString LocalBackend::binary(const QString &name)
+{
+    return QStringLiteral(SD_BIN_DIR "/") + name;
+}
+
+bool LocalBackend::start(int timeoutMs)
+{
+    m_process = std::make_unique<QProcess>();
+    m_process->setProgram(binary(QStringLiteral("sandbox-desk-local")));
+    m_process->setArguments(QStringList{QStringLiteral("--port"), QStringLiteral("0"),
+                                        QStringLiteral("--state-dir"), m_stateDir.path(),
+                                        QStringLiteral("--api-key"), m_apiKey}
+                            + m_extraArgs);
+    m_process->setProcessChannelMode(QProcess::SeparateChannels);
+    m_process->start();
+    if (!m_process->waitForStarted(timeoutMs)) {
+        m_error = QStringLiteral("could not start %1: %2").arg(m_process->program(), m_process->errorString());
+        return false;
+    }
+    QByteArray out;
+    QElapsedTimer timer;
+    timer.start();
+    while (timer.elapsed() < timeoutMs) {
+        if (m_process->state() != QProcess::Running) {
+            m_error = QStringLiteral("sandbox-desk-local exited: %1").arg(QString::fromUtf8(stderrOutput()));
+            return false;
+        }
+        m_process->waitForReadyRead(100);
+        out += m_process->readAllStandardOutput();
+        for (const QByteArray &line : out.split('\n')) {
+            if (line.startsWith("listening ")) {
+                m_url = QUrl(QString::fromUtf8(line.mid(10).trimmed()));
+                return true;
+            }
+        }
+    }
+    m_error = QStringLiteral("sandbox-desk-local printed no 'listening' line within %1 ms").arg(timeoutMs);
+    return false;
+}
+
+QByteArray LocalBackend::stderrOutput()
+{
+    if (m_process)
+        m_stderr += m_process->readAllStandardError();
+    return m_stderr;
+}
+
+void LocalBackend::stop()
+{
+    if (!m_process || m_process->state() == QProcess::NotRunning)
+        return;
+    m_process->terminate();
+    if (!m_process->waitForFinished(10000)) {
+        m_process->kill();
+        m_process->waitForFinished(5000);
+    }
+}
+
+} // namespace sd::test

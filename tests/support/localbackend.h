@@ -1,0 +1,47 @@
+#pragma once
+
+#include <QProcess>
+#include <QStringList>
+#include <QTemporaryDir>
+#include <QUrl>
+
+#include <memory>
+
+namespace sd::test {
+
+/// Starts a real sandbox-desk-local on a free loopback port with its own state
+/// directory and API key, and stops it (and everything it runs) on destruction.
+/// Only tests may block: start() spins the event loop until the backend prints
+/// its "listening" line.
+class LocalBackend
+{
+public:
+    explicit LocalBackend(QStringList extraArgs = {});
+    ~LocalBackend();
+
+    /// Returns false (with a reason in errorString()) if the backend did not come up.
+    bool start(int timeoutMs = 20000);
+    void stop();
+
+    QUrl url() const { return m_url; }
+    quint16 port() const { return quint16(m_url.port()); }
+    QString apiKey() const { return m_apiKey; }
+    QString stateDir() const { return m_stateDir.path(); }
+    QString errorString() const { return m_error; }
+    /// Everything the backend printed on stderr so far (for failure messages).
+    QByteArray stderrOutput();
+    QProcess *process() { return m_process.get(); }
+
+    static QString binary(const QString &name);
+
+private:
+    QStringList m_extraArgs;
+    QTemporaryDir m_stateDir;
+    QString m_apiKey;
+    QUrl m_url;
+    QString m_error;
+    QByteArray m_stderr;
+    std::unique_ptr<QProcess> m_process;
+};
+
+} // namespace sd::test

@@ -1,0 +1,89 @@
+#include "common/job.h"
+
+#include <QSignalSpy>
+#include <QTest>
+#include <QTimer>
+
+using namespace sd;
+
+namespace {
+// Finishes after a delay unless cancelled; counts how often it was asked to stop.
+class DelayJob : public Job
+{
+public:
+    int cancels = 0;
+    bool started = false;
+
+protected:
+    void doStart() override
+    {
+        started = true;
+        QTimer::singleShot(50, this, [this] { emitResult(); });
+    }
+    void doCancel() override
+    {
+        ++cancels;
+        emitError(Error::cancelled());
+    }
+};
+} // namespace
+
+class TestJob : public QObject
+{
+    Q_OBJECT
+
+private Q_SLOTS:
+    void startOnlySchedules()
+    {
+        DelayJob job;
+        job.setAutoDelete(false);
+        QSignalSpy spy(&job, &Job::finished);
+        job.start();
+        QVERIFY(!job.started);
+        QVERIFY(spy.wait(2000));
+        QVERIFY(job.started);
+        QCOMPARE(spy.count(), 1);
+        QVERIFY(!job.hasError());
+    }
+
+    void cancelIsIdempotentAndFinishesOnce()
+    {
+        DelayJob job;
+        job.setAutoDelete(false);
+        QSignalSpy spy(&job, &Job::finished);
+        job.start();
+        QTest::qWait(5);
+        job.cancel();
+        job.cancel();
+        QCOMPARE(job.cancels, 1);
+        QCOMPARE(spy.count(), 1);
+        QCOMPARE(job.error().kind(), Error::Kind::Cancelled);
+        QTest::qWait(100);
+        QCOMPARE(spy.count(), 1);
+    }
+
+    void cancelBeforeStartRunsNothing()
+    {
+        DelayJob job;
+        job.setAutoDelete(false);
+        QSignalSpy spy(&job, &Job::finished);
+        job.start();
+        job.cancel();
+        QTest::qWait(100);
+        QVERIFY(!job.started);
+        QCOMPARE(spy.count(), 1);
+    }
+
+    void autoDeleteDeletesAfterFinish()
+    {
+        auto *job = new DelayJob;
+        QPointer<Job> guard(job);
+        QSignalSpy spy(job, &Job::finished);
+        job->start();
+        QVERIFY(spy.wait(2000));
+        QTRY_VERIFY(guard.isNull());
+    }
+};
+
+QTEST_GUILESS_MAIN(TestJob)
+#include "tst_job.moc"
