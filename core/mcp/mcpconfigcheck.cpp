@@ -79,8 +79,12 @@ McpConfigParse McpConfigCheck::parse(const QByteArray &text)
     McpConfigParse result;
     QJsonParseError error;
     const QJsonDocument doc = QJsonDocument::fromJson(text, &error);
-    if (error.error != QJsonParseError::NoError) {
-        lineColumn(text, error.offset, &result.line, &result.column);
+    // QJsonDocument refuses a bare value ("42") as broken JSON; say what it really is.
+    const bool bareValue = error.error != QJsonParseError::NoError
+        && QJsonDocument::fromJson('[' + text + ']').array().size() == 1;
+    if (error.error != QJsonParseError::NoError && !bareValue) {
+        // Qt's offset is just past the character it stopped at; point at that character.
+        lineColumn(text, error.offset - 1, &result.line, &result.column);
         result.message = tr("The MCP configuration is not valid JSON: %1 at line %2, column %3. "
                             "Fix the JSON there; it must be an object like "
                             "{\"server\": {\"option\": \"value\"}}.")
