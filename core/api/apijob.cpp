@@ -1,0 +1,143 @@
+#include "apijob.h"
+
+#include "common/logging.h"
+
+#include <QCoreApplication>
+#include <QJsonObject>
+#include <QNetworkAccessManager>
+#include <QNetworkReply>
+
+namespace sd {
+
+namespace {
+const QByteArray userAgent = QByteArrayLiteral("sandbox-desk/" SANDBOX_DESK_VERSION);
+} // namespace
+
+QString serverMessageFromBody(const QByteArray &body)
+{
+    const QJsonDocument doc = QJsonDocument::fromJson(body);
+    if (doc.isObject()) {
+        const QJsonValue message = doc.object().value(QLatin1String("message"));
+        if (message.isString())
+            return message.toString();
+    }
+    QString text = QString::fromUtf8(body.left(200)).simplified();
+    if (body.size() > 200)
+        text += QStringLiteral("…");
+    return text;
+}
+
+ApiJob::ApiJob(QNetworkAccessManager *network, const ConnectionSettings &settings, QObject *parent)
+    : Job(parent)
+    , m_network(network)
+    , m_settings(settings)
+{
+    m_timer.setSingleShot(true);
+    connect(&m_timer, &QTimer::timeout, this, [this] {
+        if (m_reply) {
+            m_timedOut = true;
+            m_reply->abort();
+        }
+    });
+}
+
+ApiJob::~ApiJob()
+{
+    if (m_reply) {
+        m_reply->disconnect(this);
+        m_reply->abort();
+    }
+}
+
+void ApiJob::doStart()
+{
+    send(buildRequest());
+}
+
+void ApiJob::send(const Request &request)
+{
+    QUrl url = m_settings.apiUrl;
+    QString path = url.path();
+    if (path.endsWith(QLatin1Char('/')))
+        path.chop(1);
+    url.setPath(path + request.path);
+    if (!request.query.isEmpty())
+        url.setQuery(request.query);
+
+    QNetworkRequest req(url);
+    req.setAttribute(QNetworkRequest::RedirectPolicyAttribute, QNetworkRequest::ManualRedirectPolicy);
+    req.setHeader(QNetworkRequest::UserAgentHeader, userAgent);
+    req.setRawHeader("X-API-Key", m_settings.apiKey.toUtf8());
+    req.setRawHeader("Accept", "application/json");
+    QByteArray body;
+    if (request.body) {
+        body = request.body->toJson(QJsonDocument::Compact);
+        req.setHeader(QNetworkRequest::ContentTypeHeader, QByteArrayLiteral("application/json"));
+    }
+
+    qCDebug(lcApi) << request.verb << url.path();
+    m_httpStatus = 0;
+    m_timedOut = false;
+    Q_ASSERT(!m_reply);
+    m_reply.reset(m_network->sendCustomRequest(req, request.verb, body));
+    connect(m_reply.get(), &QNetworkReply::finished, this, &ApiJob::onFinished);
+    connect(m_reply.get(), &QNetworkReply::uploadProgress, this,
+            [this](qint64 sent, qint64) { m_requestSent = m_requestSent || sent > 0; });
+    // A GET or DELETE has no upload; count it as sent once the socket is up.
+    connect(m_reply.get(), &QNetworkReply::requestSent, this, [this] { m_requestSent = true; });
+    m_timer.start(m_timeout);
+}
+
+void ApiJob::doCancel()
+{
+    if (m_reply)
+        m_reply->abort(); // onFinished() reports the cancel
+    else
+        emitError(Error::cancelled());
+}
+
+void ApiJob::onFinished()
+{
+    m_timer.stop();
+    // Take the reply: a subclass may send a follow-up request from parseReply().
+    std::unique_ptr<QNetworkReply> reply = std::move(m_reply);
+    const QByteArray body = reply->readAll();
+    m_httpStatus = reply->attribute(QNetworkRequest::HttpStatusCodeAttribute).toInt();
+
+    Error error;
+    if (m_httpStatus == 0 || reply->error() == QNetworkReply::OperationCanceledError
+        || !isSuccess(m_httpStatus))
+        error = errorFromReply(reply.get(), body);
+
+    if (error) {
+        reply.release()->deleteLater();
+        if (!isCancelRequested() && retryAfterError(error))
+            return;
+        emitError(error);
+        return;
+    }
+    parseReply(m_httpStatus, body, reply.get());
+    reply.release()->deleteLater();
+    if (!m_reply) // no follow-up request pending
+        emitResult();
+}
+
+Error ApiJob::errorFromReply(QNetworkReply *reply, const QByteArray &body) const
+{
+    if (m_timedOut)
+        return Error::timeout(tr("no answer after %1 s").arg(m_timeout.count() / 1000.0));
+    if (isCancelRequested())
+        return Error::cancelled();
+    if (m_httpStatus >= 300 && m_httpStatus < 400) {
+        const QUrl target = reply->attribute(QNetworkRequest::RedirectionTargetAttribute).toUrl();
+        return Error::http(m_httpStatus,
+                           tr("the server redirected to %1; redirects are not followed so that "
+                              "the API key only goes to the configured host")
+                               .arg(reply->url().resolved(target).host()));
+    }
+    if (m_httpStatus != 0)
+        return Error::http(m_httpStatus, serverMessageFromBody(body));
+    return Error::transport(reply->errorString());
+}
+
+} // namespace sd
