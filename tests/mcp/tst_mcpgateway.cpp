@@ -19,10 +19,7 @@ const QByteArray Token = "tok-7f3a9c1e-5b2d-4c8e-9a1f-secret";
 const QByteArray OptionSecret = "opt-v4lue-n3ver-pr1nted";
 
 // Config text with OptionSecret in place of each SECRET.
-QByteArray withSecret(const char *json)
-{
-    return QByteArray(json).replace("SECRET", OptionSecret);
-}
+QByteArray withSecret(const char *json) { return QByteArray(json).replace("SECRET", OptionSecret); }
 
 struct Run
 {
@@ -54,7 +51,10 @@ private:
     QString m_dir; // MCP_GATEWAY_DIR of the current test
     QList<pid_t> m_servePids;
 
-    QString gateway() const { return sd::test::LocalBackend::binary(QStringLiteral("mcp-gateway")); }
+    QString gateway() const
+    {
+        return sd::test::LocalBackend::binary(QStringLiteral("mcp-gateway"));
+    }
 
     QProcessEnvironment env(bool withToken = true) const
     {
@@ -63,7 +63,8 @@ private:
         e.remove(QStringLiteral("GATEWAY_ACCESS_TOKEN"));
         if (withToken)
             e.insert(QStringLiteral("GATEWAY_ACCESS_TOKEN"), QString::fromLatin1(Token));
-        e.insert(QStringLiteral("PATH"), QFileInfo(gateway()).absolutePath() + QStringLiteral(":/usr/bin:/bin"));
+        e.insert(QStringLiteral("PATH"),
+            QFileInfo(gateway()).absolutePath() + QStringLiteral(":/usr/bin:/bin"));
         return e;
     }
 
@@ -82,7 +83,7 @@ private:
         r.out = p.readAllStandardOutput();
         r.err = p.readAllStandardError();
         // Whatever happened, no secret may be printed.
-        for (const QByteArray &secret : {Token, OptionSecret}) {
+        for (const QByteArray &secret : { Token, OptionSecret }) {
             if (r.out.contains(secret) || r.err.contains(secret))
                 qFatal("mcp-gateway printed a secret");
         }
@@ -92,7 +93,8 @@ private:
 
     Run gatewayRun(const QByteArray &config, bool withToken = true)
     {
-        return run(gateway(), {QStringLiteral("--config"), QString::fromUtf8(config)}, env(withToken));
+        return run(
+            gateway(), { QStringLiteral("--config"), QString::fromUtf8(config) }, env(withToken));
     }
 
     pid_t servePid() const
@@ -118,7 +120,8 @@ private:
 
     static int mode(const QString &path)
     {
-        struct stat st {};
+        struct stat st
+        { };
         if (::stat(QFile::encodeName(path).constData(), &st) != 0)
             return -1;
         return int(st.st_mode & 07777);
@@ -136,7 +139,8 @@ private Q_SLOTS:
     void init()
     {
         static int n = 0;
-        m_dir = m_tmp.filePath(QStringLiteral("gw%1/etc/mcp-gateway").arg(++n)); // created by the gateway
+        m_dir = m_tmp.filePath(
+            QStringLiteral("gw%1/etc/mcp-gateway").arg(++n)); // created by the gateway
     }
 
     void cleanup()
@@ -165,7 +169,7 @@ private Q_SLOTS:
         QFile config(configPath);
         QVERIFY(config.open(QIODevice::ReadOnly));
         QCOMPARE(QJsonDocument::fromJson(config.readAll()).object(),
-                 QJsonDocument::fromJson(validConfig()).object());
+            QJsonDocument::fromJson(validConfig()).object());
         QCOMPARE(mode(configPath), 0600);
     }
 
@@ -222,8 +226,8 @@ private Q_SLOTS:
     {
         QTest::addColumn<QByteArray>("config");
         QTest::addColumn<QByteArray>("where");
-        QTest::newRow("trailing comma") << QByteArray("{\"airtable\":\n {\"nodeenv\":\"x\",}}")
-                                        << QByteArray("line 2, column");
+        QTest::newRow("trailing comma")
+            << QByteArray("{\"airtable\":\n {\"nodeenv\":\"x\",}}") << QByteArray("line 2, column");
         QTest::newRow("not json") << QByteArray("mcp") << QByteArray("line 1, column");
         QTest::newRow("array") << QByteArray("[]") << QByteArray("must be a JSON object");
         QTest::newRow("string") << QByteArray("\"x\"") << QByteArray("must be a JSON object");
@@ -245,16 +249,15 @@ private Q_SLOTS:
     {
         QTest::addColumn<QByteArray>("config");
         QTest::addColumn<QList<QByteArray>>("names");
-        QTest::newRow("missing required")
-            << withSecret(R"({"airtable":{"nodeenv":"SECRET"}})")
-            << QList<QByteArray>{"airtable", "airtableApiKey"};
+        QTest::newRow("missing required") << withSecret(R"({"airtable":{"nodeenv":"SECRET"}})")
+                                          << QList<QByteArray> { "airtable", "airtableApiKey" };
         QTest::newRow("missing several")
             << QByteArray(R"({"browserbase":{}})")
-            << QList<QByteArray>{"browserbase", "apiKey", "geminiApiKey", "projectId"};
-        QTest::newRow("wrong type")
-            << withSecret(R"({"jetbrains":{"port":"SECRET"}})")
-            << QList<QByteArray>{"jetbrains", "port", "integer"};
-        QTest::newRow("not an object") << QByteArray(R"({"jetbrains":5})") << QList<QByteArray>{"jetbrains"};
+            << QList<QByteArray> { "browserbase", "apiKey", "geminiApiKey", "projectId" };
+        QTest::newRow("wrong type") << withSecret(R"({"jetbrains":{"port":"SECRET"}})")
+                                    << QList<QByteArray> { "jetbrains", "port", "integer" };
+        QTest::newRow("not an object")
+            << QByteArray(R"({"jetbrains":5})") << QList<QByteArray> { "jetbrains" };
     }
 
     void invalidServer()
@@ -284,7 +287,7 @@ private Q_SLOTS:
         const Run none = run(gateway(), {}, env());
         QCOMPARE(none.exitCode, 2);
         QVERIFY(none.err.contains("--config"));
-        const Run help = run(gateway(), {QStringLiteral("--help")}, env());
+        const Run help = run(gateway(), { QStringLiteral("--help") }, env());
         QCOMPARE(help.exitCode, 0);
         QVERIFY(help.out.contains("Usage: mcp-gateway --config JSON"));
     }
@@ -295,13 +298,15 @@ private Q_SLOTS:
     void throughShellAsTheSdk()
     {
         const QString marker = m_tmp.filePath(QStringLiteral("MARKER"));
-        const QString hostile = QStringLiteral("'; touch %1; ' $(touch %1) `touch %1` \"\n'\"'\"' ü")
-                                    .arg(marker);
-        const QJsonObject config{{"airtable", QJsonObject{{"airtableApiKey", hostile},
-                                                          {"nodeenv", QString::fromLatin1(OptionSecret)}}}};
-        const QString command = QStringLiteral("out=$(%1); status=$?; echo \"[$out]\"; exit $status")
-                                    .arg(sd::mcpGatewayCommand(config));
-        const Run r = run(QStringLiteral("/bin/bash"), {QStringLiteral("-c"), command}, env());
+        const QString hostile
+            = QStringLiteral("'; touch %1; ' $(touch %1) `touch %1` \"\n'\"'\"' ü").arg(marker);
+        const QJsonObject config { { "airtable",
+            QJsonObject { { "airtableApiKey", hostile },
+                { "nodeenv", QString::fromLatin1(OptionSecret) } } } };
+        const QString command
+            = QStringLiteral("out=$(%1); status=$?; echo \"[$out]\"; exit $status")
+                  .arg(sd::mcpGatewayCommand(config));
+        const Run r = run(QStringLiteral("/bin/bash"), { QStringLiteral("-c"), command }, env());
         QCOMPARE(r.exitCode, 0);
         QCOMPARE(r.out, QByteArray("[MCP gateway started with 1 server(s)]\n"));
         QVERIFY2(!QFile::exists(marker), "a config value was executed by the shell");
