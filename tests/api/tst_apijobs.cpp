@@ -274,18 +274,30 @@ private Q_SLOTS:
 
     void listMetadataWithSeparatorsInValues()
     {
-        // A value holding '&', '=', '%', '+' or a space must come back intact after
-        // the server's two decodings (the parameter, then the k=v pairs).
+        // Encoded like the official SDK (encodeURIComponent per key and value, then
+        // URLSearchParams, then the parameter encoding), a value holding '&', '=',
+        // '%', '+', a space or non-ASCII comes back intact after the server's three
+        // decodings.
         m_server->enqueue(200, "[]");
         SandboxFilter filter;
-        filter.metadata = {{"a&b", "x=y&z"}, {"pct", "100% + more"}};
+        filter.metadata = {{"a&b", "x=y&z"}, {"pct", "100% + more"}, {"name", QStringLiteral("Zoë's (box)")}};
         ListSandboxesJob job(&m_network, settings(), filter);
         QVERIFY(run(job));
+        // What the SDK sends for {pct: "100% + more"}.
+        QVERIFY2(onlyRequest().query.contains("pct%3D100%252525%252520%25252B%252520more"),
+                 onlyRequest().query.constData());
         const QString pairs = queryValue(onlyRequest(), "metadata");
-        QUrlQuery inner(pairs);
-        QCOMPARE(inner.queryItems(QUrl::FullyDecoded).size(), 2);
-        QCOMPARE(inner.queryItemValue("a&b", QUrl::FullyDecoded), QStringLiteral("x=y&z"));
-        QCOMPARE(inner.queryItemValue("pct", QUrl::FullyDecoded), QStringLiteral("100% + more"));
+        QMap<QString, QString> decoded;
+        for (const QString &pair : pairs.split(QLatin1Char('&'))) {
+            const auto formDecode = [](QString text) {
+                text.replace(QLatin1Char('+'), QLatin1Char(' '));
+                return QUrl::fromPercentEncoding(QUrl::fromPercentEncoding(text.toUtf8()).toUtf8());
+            };
+            const qsizetype eq = pair.indexOf(QLatin1Char('='));
+            QVERIFY(eq > 0);
+            decoded.insert(formDecode(pair.left(eq)), formDecode(pair.mid(eq + 1)));
+        }
+        QCOMPARE(decoded, filter.metadata);
     }
 
     void listFollowsNextToken()
@@ -329,10 +341,12 @@ private Q_SLOTS:
         SandboxFilter filter;
         filter.pageSize = 1;
         filter.followPages = false;
+        filter.pageToken = QStringLiteral("from-before");
         ListSandboxesJob job(&m_network, settings(), filter);
         QVERIFY(run(job));
         QVERIFY(!job.hasError());
         QCOMPARE(m_server->requests().size(), 1);
+        QCOMPARE(queryValue(onlyRequest(), "nextToken"), QStringLiteral("from-before"));
         QCOMPARE(job.nextToken(), QStringLiteral("more"));
     }
 
