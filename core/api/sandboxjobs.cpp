@@ -5,28 +5,58 @@
 
 namespace sd {
 
-namespace {
-QString sandboxPath(const QString &id, const QString &suffix = {})
+bool readCreatedSandbox(const QByteArray &body, Sandbox *out, QString *problem)
 {
-    return QStringLiteral("/sandboxes/") + QString::fromLatin1(QUrl::toPercentEncoding(id)) + suffix;
+    const auto json = parseJsonObject(body, problem);
+    if (!json)
+        return false;
+    const auto sandbox = Sandbox::fromCreated(*json, problem);
+    if (!sandbox)
+        return false;
+    *out = *sandbox;
+    return true;
 }
 
-QJsonObject parseObject(const QByteArray &body, QString *problem)
+namespace {
+// The application/x-www-form-urlencoded serializer (what URLSearchParams does).
+QByteArray formEncode(const QByteArray &in)
 {
-    QJsonParseError parseError;
-    const QJsonDocument doc = QJsonDocument::fromJson(body, &parseError);
-    if (parseError.error != QJsonParseError::NoError) {
-        *problem = body.isEmpty() ? QStringLiteral("empty body")
-                                  : QStringLiteral("not JSON (%1)").arg(parseError.errorString());
-        return {};
+    static const char hex[] = "0123456789ABCDEF";
+    QByteArray out;
+    out.reserve(in.size() * 3);
+    for (const char c : in) {
+        const auto u = uchar(c);
+        if ((u >= 'a' && u <= 'z') || (u >= 'A' && u <= 'Z') || (u >= '0' && u <= '9') || c == '*'
+            || c == '-' || c == '.' || c == '_') {
+            out += c;
+        } else if (c == ' ') {
+            out += '+';
+        } else {
+            out += '%';
+            out += hex[u >> 4];
+            out += hex[u & 0xf];
+        }
     }
-    if (!doc.isObject()) {
-        *problem = QStringLiteral("expected a JSON object");
-        return {};
-    }
-    return doc.object();
+    return out;
+}
+
+// encodeURIComponent: leaves A-Z a-z 0-9 - _ . ! ~ * ' ( ) as they are.
+QByteArray uriComponent(const QString &text)
+{
+    return QUrl::toPercentEncoding(text, QByteArrayLiteral("!*'()"));
 }
 } // namespace
+
+QString encodeMetadataQuery(const Metadata &metadata)
+{
+    // Exactly what the official SDK sends: each key and value through
+    // encodeURIComponent, the pairs through URLSearchParams; the caller encodes the
+    // result once more as the parameter value. '&' or '=' in a value cannot split it.
+    QByteArrayList pairs;
+    for (auto it = metadata.begin(); it != metadata.end(); ++it)
+        pairs << formEncode(uriComponent(it.key())) + '=' + formEncode(uriComponent(it.value()));
+    return QString::fromLatin1(pairs.join('&'));
+}
 
 CreateSandboxJob::CreateSandboxJob(QNetworkAccessManager *network, const ConnectionSettings &settings,
                                    NewSandbox request, QObject *parent)
@@ -52,42 +82,46 @@ bool CreateSandboxJob::retryAfterError(const Error &error)
 void CreateSandboxJob::parseReply(int, const QByteArray &body, QNetworkReply *)
 {
     QString problem;
-    const QJsonObject json = parseObject(body, &problem);
-    std::optional<Sandbox> sandbox;
-    if (problem.isEmpty())
-        sandbox = Sandbox::fromCreated(json, &problem);
-    if (!sandbox) {
+    if (!readCreatedSandbox(body, &m_sandbox, &problem))
         setError(Error::badResponse(tr("the created sandbox could not be read: %1").arg(problem)));
-        return;
-    }
-    m_sandbox = *sandbox;
 }
 
 ListSandboxesJob::ListSandboxesJob(QNetworkAccessManager *network, const ConnectionSettings &settings,
                                    SandboxFilter filter, QObject *parent)
     : ApiJob(network, settings, parent)
     , m_filter(std::move(filter))
+    , m_nextToken(m_filter.pageToken)
 {
 }
 
 ApiJob::Request ListSandboxesJob::buildRequest() const
 {
     Request request{"GET", QStringLiteral("/v2/sandboxes"), {}, std::nullopt};
-    if (!m_filter.metadata.isEmpty()) {
-        QUrlQuery metadata;
-        for (auto it = m_filter.metadata.begin(); it != m_filter.metadata.end(); ++it)
-            metadata.addQueryItem(it.key(), it.value());
-        // The API expects the k=v&k2=v2 pairs URL-encoded as one parameter value.
+    // QUrlQuery keeps percent-escapes as given, so pre-encoded values go out as they
+    // are: the metadata pairs end up URL-encoded as one parameter value.
+    if (!m_filter.metadata.isEmpty())
         request.query.addQueryItem(QStringLiteral("metadata"),
                                    QString::fromLatin1(QUrl::toPercentEncoding(
-                                       metadata.query(QUrl::FullyDecoded))));
-    }
+                                       encodeMetadataQuery(m_filter.metadata))));
     QStringList states;
     for (SandboxState state : m_filter.states)
         states << toString(state);
     if (states.isEmpty())
         states = {QStringLiteral("running"), QStringLiteral("paused")};
     request.query.addQueryItem(QStringLiteral("state"), states.join(QLatin1Char(',')));
+    if (!m_filter.templateId.isEmpty())
+        request.query.addQueryItem(QStringLiteral("template"),
+                                   QString::fromLatin1(QUrl::toPercentEncoding(m_filter.templateId)));
+    if (m_filter.startedAfter.isValid())
+        request.query.addQueryItem(
+            QStringLiteral("startedAfter"),
+            QString::fromLatin1(QUrl::toPercentEncoding(
+                m_filter.startedAfter.toUTC().toString(Qt::ISODateWithMs))));
+    if (m_filter.order != SandboxFilter::Order::ServerDefault)
+        request.query.addQueryItem(QStringLiteral("order"),
+                                   m_filter.order == SandboxFilter::Order::OldestFirst
+                                       ? QStringLiteral("asc")
+                                       : QStringLiteral("desc"));
     request.query.addQueryItem(QStringLiteral("limit"), QString::number(m_filter.pageSize));
     if (!m_nextToken.isEmpty())
         request.query.addQueryItem(QStringLiteral("nextToken"),
@@ -97,17 +131,15 @@ ApiJob::Request ListSandboxesJob::buildRequest() const
 
 void ListSandboxesJob::parseReply(int, const QByteArray &body, QNetworkReply *reply)
 {
-    QJsonParseError parseError;
-    const QJsonDocument doc = QJsonDocument::fromJson(body, &parseError);
-    if (!doc.isArray()) {
-        setError(Error::badResponse(tr("the sandbox list is not a JSON array")));
+    QString problem;
+    const auto array = parseJsonArray(body, &problem);
+    if (!array) {
+        setError(Error::badResponse(tr("the sandbox list could not be read: %1").arg(problem)));
         return;
     }
     QList<Sandbox> page;
-    const QJsonArray array = doc.array();
-    page.reserve(array.size());
-    for (const QJsonValue &value : array) {
-        QString problem;
+    page.reserve(array->size());
+    for (const QJsonValue &value : *array) {
         const auto sandbox = Sandbox::fromListed(value.toObject(), &problem);
         if (!sandbox) {
             setError(Error::badResponse(tr("a listed sandbox could not be read: %1").arg(problem)));
@@ -117,16 +149,20 @@ void ListSandboxesJob::parseReply(int, const QByteArray &body, QNetworkReply *re
     }
     ++m_pages;
     m_sandboxes += page;
+    bool totalOk = false;
+    const int total = reply->rawHeader("X-Total-Running").toInt(&totalOk);
+    if (totalOk)
+        m_totalRunning = total;
+    m_nextToken = QString::fromUtf8(reply->rawHeader("X-Next-Token"));
     Q_EMIT pageReceived(page);
 
-    m_nextToken = QString::fromUtf8(reply->rawHeader("X-Next-Token"));
-    if (!m_nextToken.isEmpty() && !isCancelRequested()) {
-        if (m_pages >= m_filter.maxPages) {
-            setError(Error::badResponse(tr("the server kept paging after %1 pages").arg(m_pages)));
-            return;
-        }
-        send(buildRequest());
+    if (m_nextToken.isEmpty() || isCancelRequested() || !m_filter.followPages)
+        return;
+    if (m_pages >= m_filter.maxPages) {
+        setError(Error::badResponse(tr("the server kept paging after %1 pages").arg(m_pages)));
+        return;
     }
+    send(buildRequest());
 }
 
 GetSandboxJob::GetSandboxJob(QNetworkAccessManager *network, const ConnectionSettings &settings,
@@ -144,10 +180,9 @@ ApiJob::Request GetSandboxJob::buildRequest() const
 void GetSandboxJob::parseReply(int, const QByteArray &body, QNetworkReply *)
 {
     QString problem;
-    const QJsonObject json = parseObject(body, &problem);
     std::optional<Sandbox> sandbox;
-    if (problem.isEmpty())
-        sandbox = Sandbox::fromListed(json, &problem);
+    if (const auto json = parseJsonObject(body, &problem))
+        sandbox = Sandbox::fromListed(*json, &problem);
     if (!sandbox) {
         setError(Error::badResponse(tr("the sandbox details could not be read: %1").arg(problem)));
         return;
