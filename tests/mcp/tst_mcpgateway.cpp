@@ -12,6 +12,7 @@
 #include <csignal>
 #include <sys/stat.h>
 #include <unistd.h>
+#include <utility>
 
 namespace {
 
@@ -50,6 +51,7 @@ private:
     QTemporaryDir m_tmp;
     QString m_dir; // MCP_GATEWAY_DIR of the current test
     QList<pid_t> m_servePids;
+    bool m_secretPrinted = false;
 
     QString gateway() const
     {
@@ -82,10 +84,10 @@ private:
         r.exitCode = p.exitStatus() == QProcess::NormalExit ? p.exitCode() : -1;
         r.out = p.readAllStandardOutput();
         r.err = p.readAllStandardError();
-        // Whatever happened, no secret may be printed.
+        // Whatever happened, no secret may be printed; checked in cleanup().
         for (const QByteArray &secret : { Token, OptionSecret }) {
             if (r.out.contains(secret) || r.err.contains(secret))
-                qFatal("mcp-gateway printed a secret");
+                m_secretPrinted = true;
         }
         rememberServe();
         return r;
@@ -150,6 +152,8 @@ private Q_SLOTS:
                 ::kill(pid, SIGKILL);
         }
         m_servePids.clear();
+        const bool printed = std::exchange(m_secretPrinted, false);
+        QVERIFY2(!printed, "mcp-gateway printed the token or an option value");
     }
 
     void startsAndStoresToken()
