@@ -270,110 +270,118 @@ HttpResponse ControlPlane::createSandbox(const HttpRequest &request)
     return HttpResponse::json(201, sandboxJson(record));
 }
 
-HttpResponse ControlPlane::listSandboxes(const HttpRequest &request, bool v2)
+std::optional<HttpResponse> ControlPlane::parseListQuery(const HttpRequest &request, bool v2, ListQuery *out) const
 {
-    QMap<QString, QString> metadata;
     if (request.query.hasQueryItem(QStringLiteral("metadata"))
-        && !parseMetadataQuery(queryValue(request, QStringLiteral("metadata")), &metadata))
+        && !parseMetadataQuery(queryValue(request, QStringLiteral("metadata")), &out->metadata))
         return HttpResponse::error(400, QStringLiteral("metadata: must be URL-encoded key=value pairs joined by '&'"));
 
     // v1 lists running sandboxes unless asked otherwise; v2 both states.
-    bool wantRunning = true;
-    bool wantPaused = v2;
+    out->running = true;
+    out->paused = v2;
     const QStringList stateValues = request.query.allQueryItemValues(QStringLiteral("state"), QUrl::FullyDecoded);
     if (!stateValues.isEmpty()) {
-        wantRunning = wantPaused = false;
+        out->running = out->paused = false;
+        // Both `state=running,paused` and `state=running&state=paused`.
         for (const QString &value : stateValues) {
             for (const QString &state : value.split(QLatin1Char(','), Qt::SkipEmptyParts)) {
                 if (state == QLatin1String("running"))
-                    wantRunning = true;
+                    out->running = true;
                 else if (state == QLatin1String("paused"))
-                    wantPaused = true;
+                    out->paused = true;
                 else
                     return HttpResponse::error(400, QStringLiteral("state: \"%1\" is not one of running, paused").arg(state));
             }
         }
     }
 
-    const QString templateFilter = queryValue(request, QStringLiteral("template"));
+    out->templateId = queryValue(request, QStringLiteral("template"));
 
-    QDateTime startedAfter;
     if (request.query.hasQueryItem(QStringLiteral("startedAfter"))) {
-        startedAfter = QDateTime::fromString(queryValue(request, QStringLiteral("startedAfter")), Qt::ISODateWithMs);
-        if (!startedAfter.isValid())
+        out->startedAfter = QDateTime::fromString(queryValue(request, QStringLiteral("startedAfter")), Qt::ISODateWithMs);
+        if (!out->startedAfter.isValid())
             return HttpResponse::error(400, QStringLiteral("startedAfter: must be an RFC 3339 timestamp"));
     }
 
-    bool ascending = false;
     if (request.query.hasQueryItem(QStringLiteral("order"))) {
         const QString order = queryValue(request, QStringLiteral("order"));
         if (order != QLatin1String("asc") && order != QLatin1String("desc"))
             return HttpResponse::error(400, QStringLiteral("order: must be asc or desc"));
-        ascending = order == QLatin1String("asc");
+        out->ascending = order == QLatin1String("asc");
     }
 
     // v1 answered everything in one go; keep that unless a limit is asked for.
-    int limit = v2 ? 100 : -1;
+    out->limit = v2 ? 100 : -1;
     if (request.query.hasQueryItem(QStringLiteral("limit"))) {
         bool ok = false;
-        limit = queryValue(request, QStringLiteral("limit")).toInt(&ok);
-        if (!ok || limit < 1 || limit > 100)
+        out->limit = queryValue(request, QStringLiteral("limit")).toInt(&ok);
+        if (!ok || out->limit < 1 || out->limit > 100)
             return HttpResponse::error(400, QStringLiteral("limit: must be an integer between 1 and 100"));
     }
 
-    std::optional<PageCursor> cursor;
     if (request.query.hasQueryItem(QStringLiteral("nextToken"))) {
-        const QString token = queryValue(request, QStringLiteral("nextToken"));
-        auto it = m_pageTokens.constFind(token);
+        auto it = m_pageTokens.constFind(queryValue(request, QStringLiteral("nextToken")));
         if (it == m_pageTokens.constEnd())
             return HttpResponse::error(400, QStringLiteral("nextToken: not a token this server issued"));
-        cursor = it.value();
+        out->cursor = it.value();
     }
+    return std::nullopt;
+}
+
+bool ControlPlane::ListQuery::matches(const SandboxRecord &record) const
+{
+    const bool isRunning = record.state == SandboxState::Running;
+    if ((isRunning && !running) || (!isRunning && !paused))
+        return false;
+    if (!templateId.isEmpty() && record.templateId != templateId && record.alias != templateId)
+        return false;
+    if (startedAfter.isValid() && record.startedAt < startedAfter)
+        return false;
+    for (auto it = metadata.begin(); it != metadata.end(); ++it) {
+        const auto found = record.metadata.constFind(it.key());
+        if (found == record.metadata.constEnd() || *found != it.value())
+            return false;
+    }
+    return true;
+}
+
+HttpResponse ControlPlane::listSandboxes(const HttpRequest &request, bool v2)
+{
+    ListQuery query;
+    if (auto error = parseListQuery(request, v2, &query))
+        return *error;
 
     QList<SandboxRecord> matching;
     int totalRunning = 0;
     for (const SandboxRecord &record : m_registry->sandboxes()) {
-        const bool running = record.state == SandboxState::Running;
-        if ((running && !wantRunning) || (!running && !wantPaused))
+        if (!query.matches(record))
             continue;
-        if (!templateFilter.isEmpty() && record.templateId != templateFilter && record.alias != templateFilter)
-            continue;
-        if (startedAfter.isValid() && record.startedAt < startedAfter)
-            continue;
-        bool metadataMatches = true;
-        for (auto it = metadata.begin(); it != metadata.end() && metadataMatches; ++it) {
-            const auto found = record.metadata.constFind(it.key());
-            metadataMatches = found != record.metadata.constEnd() && *found == it.value();
-        }
-        if (!metadataMatches)
-            continue;
-        if (running)
+        if (record.state == SandboxState::Running)
             ++totalRunning;
         matching.append(record);
     }
 
-    const auto before = [](const SandboxRecord &a, const SandboxRecord &b) {
-        if (a.startedAt != b.startedAt)
-            return a.startedAt < b.startedAt;
-        return a.sequence < b.sequence;
+    // Sorted by (startedAt, creation order); a page token is the last item's key.
+    const auto before = [](const QDateTime &aTime, quint64 aSeq, const QDateTime &bTime, quint64 bSeq) {
+        return aTime != bTime ? aTime < bTime : aSeq < bSeq;
     };
     std::sort(matching.begin(), matching.end(), [&](const SandboxRecord &a, const SandboxRecord &b) {
-        return ascending ? before(a, b) : before(b, a);
+        return query.ascending ? before(a.startedAt, a.sequence, b.startedAt, b.sequence)
+                               : before(b.startedAt, b.sequence, a.startedAt, a.sequence);
     });
 
     // Continue strictly after the cursor, so kills between pages neither repeat nor skip.
     qsizetype first = 0;
-    if (cursor) {
-        const auto afterCursor = [&](const SandboxRecord &r) {
-            const bool earlier = r.startedAt != cursor->startedAt ? r.startedAt < cursor->startedAt
-                                                                  : r.sequence < cursor->sequence;
-            const bool same = r.startedAt == cursor->startedAt && r.sequence == cursor->sequence;
-            return !same && (ascending ? !earlier : earlier);
+    if (query.cursor) {
+        const PageCursor &c = *query.cursor;
+        const auto pastCursor = [&](const SandboxRecord &r) {
+            return query.ascending ? before(c.startedAt, c.sequence, r.startedAt, r.sequence)
+                                   : before(r.startedAt, r.sequence, c.startedAt, c.sequence);
         };
-        while (first < matching.size() && !afterCursor(matching.at(first)))
+        while (first < matching.size() && !pastCursor(matching.at(first)))
             ++first;
     }
-    const qsizetype end = limit < 0 ? matching.size() : qMin(matching.size(), first + limit);
+    const qsizetype end = query.limit < 0 ? matching.size() : qMin(matching.size(), first + query.limit);
 
     QJsonArray page;
     for (qsizetype i = first; i < end; ++i)
@@ -384,7 +392,7 @@ HttpResponse ControlPlane::listSandboxes(const HttpRequest &request, bool v2)
         const SandboxRecord &last = matching.at(end - 1);
         response.setHeader("X-Next-Token", issuePageToken({last.startedAt, last.sequence}).toLatin1());
     }
-    if (wantRunning)
+    if (query.running)
         response.setHeader("X-Total-Running", QByteArray::number(totalRunning));
     return response;
 }

@@ -56,6 +56,22 @@ private:
         QDateTime startedAt;
         quint64 sequence = 0;
     };
+    /// The filters and paging of a list request.
+    struct ListQuery
+    {
+        QMap<QString, QString> metadata; ///< all must match
+        bool running = true;
+        bool paused = false;
+        QString templateId; ///< ID or alias; empty: any
+        QDateTime startedAfter;
+        bool ascending = false;
+        int limit = -1; ///< -1: no limit
+        std::optional<PageCursor> cursor;
+
+        bool matches(const SandboxRecord &record) const;
+    };
+    /// Fills `out`; an error response naming the bad parameter otherwise.
+    std::optional<HttpResponse> parseListQuery(const HttpRequest &request, bool v2, ListQuery *out) const;
     QString issuePageToken(const PageCursor &cursor);
 
     SandboxRegistry *m_registry;

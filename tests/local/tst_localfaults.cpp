@@ -212,7 +212,7 @@ void TestLocalFaults::delayDoesNotBlock()
 {
     m_client->create();
     QJsonObject delay = rule(QStringLiteral("GET"), QStringLiteral("/v2/sandboxes"), QStringLiteral("delay"), 0, 1);
-    delay.insert(QStringLiteral("delayMs"), 4000);
+    delay.insert(QStringLiteral("delayMs"), 8000); // long enough for two answers on a loaded machine
     addRules({delay});
 
     QNetworkAccessManager nam;
