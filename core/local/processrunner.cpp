@@ -342,8 +342,11 @@ void SandboxRuntime::startJail()
     args << QStringLiteral("--bind") << m_fs.gatewayDir() << QStringLiteral("/etc/mcp-gateway")
          << QStringLiteral("--bind") << m_fs.home() << QStringLiteral("/home/user")
          << QStringLiteral("--bind") << m_fs.tmp() << QStringLiteral("/tmp");
+    // Only the gateway binary, not the rest of the build's bin folder.
+    const QString gateway = m_gatewayBinDir + QStringLiteral("/mcp-gateway");
     if (m_config.templateId == QLatin1String("mcp-gateway") && !m_gatewayBinDir.isEmpty())
-        args << QStringLiteral("--ro-bind") << m_gatewayBinDir << JailGatewayDir;
+        args << QStringLiteral("--ro-bind") << QFileInfo(gateway).canonicalFilePath()
+             << JailGatewayDir + QStringLiteral("/mcp-gateway");
     args << QStringLiteral("--proc") << QStringLiteral("/proc")
          << QStringLiteral("--dev") << QStringLiteral("/dev")
          << QStringLiteral("--unshare-pid") << QStringLiteral("--unshare-ipc")
@@ -706,11 +709,6 @@ void SandboxRuntime::sampleMetrics()
 
 // ---------------------------------------------------------------- ProcessRunner
 
-ProcessRunner::ProcessRunner(Options options, QObject *parent)
-    : QObject(parent)
-    , m_options(std::move(options))
-{
-}
 
 bool ProcessRunner::bwrapAvailable()
 {
@@ -743,11 +741,31 @@ bool ProcessRunner::probeBwrap(QString *error)
     return true;
 }
 
+ProcessRunner::ProcessRunner(Options options, QObject *parent)
+    : QObject(parent)
+    , m_options(std::move(options))
+{
+    // The mcp-gateway template's PATH gets a folder holding only the gateway (a link
+    // to the built binary), not every binary of the build.
+    const QString binary = m_options.gatewayBinDir + QStringLiteral("/mcp-gateway");
+    m_gatewayDir.clear();
+    if (!m_options.gatewayBinDir.isEmpty() && QFileInfo(binary).isExecutable()) {
+        const QString dir = QDir(m_options.stateDir).filePath(QStringLiteral("gateway-bin"));
+        QDir().mkpath(dir);
+        const QString link = dir + QStringLiteral("/mcp-gateway");
+        QFile::remove(link);
+        if (QFile::link(QFileInfo(binary).canonicalFilePath(), link))
+            m_gatewayDir = dir;
+    } else {
+        qCWarning(lcLocal).noquote() << "no mcp-gateway next to the backend:"
+                                     << "the mcp-gateway template cannot start a gateway";
+    }
+}
+
 SandboxRuntime *ProcessRunner::create(const SandboxRuntimeConfig &config, QString *error)
 {
     const QString root = QDir(m_options.stateDir).filePath(QStringLiteral("sandboxes/") + config.sandboxId);
-    auto *runtime = new SandboxRuntime(config, m_options.isolation, root, m_options.gatewayBinDir,
-                                       nullptr);
+    auto *runtime = new SandboxRuntime(config, m_options.isolation, root, m_gatewayDir, nullptr);
     if (!runtime->prepare(error)) {
         delete runtime;
         return nullptr;

@@ -220,6 +220,7 @@ public:
 
 private:
     Options m_options;
+    QString m_gatewayDir; ///< holds only a link to mcp-gateway; empty when there is none
 };
 
 } // namespace sd::local
