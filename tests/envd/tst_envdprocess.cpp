@@ -191,6 +191,48 @@ private Q_SLOTS:
         QCOMPARE(after->error().rpcCode(), QStringLiteral("not_found"));
     }
 
+    void expiryEndsTheStream()
+    {
+        const TestSandbox sandbox = newSandbox(QStringLiteral("base"), QJsonObject{{QStringLiteral("timeout"), 3}});
+        QVERIFY(sandbox.isValid());
+        auto job = run(sandbox, QStringLiteral("echo running; sleep 120"));
+        QVERIFY(job->hasError());
+        QCOMPARE(job->error().rpcCode(), QStringLiteral("unavailable"));
+        QVERIFY2(job->error().message().contains(QStringLiteral("timeout expired")), qPrintable(job->error().message()));
+        QCOMPARE(job->stdoutData(), QByteArray("running\n"));
+    }
+
+    void keepAlivesWhileQuiet()
+    {
+        const TestSandbox sandbox = newSandbox();
+        QNetworkRequest request(m_backend->url().resolved(QUrl(QStringLiteral("/process.Process/Start"))));
+        targetFor(m_backend.get(), sandbox).applyHeaders(&request);
+        request.setHeader(QNetworkRequest::ContentTypeHeader, QByteArrayLiteral("application/connect+json"));
+        request.setRawHeader("Keepalive-Ping-Interval", "1");
+        const QJsonObject body{{QStringLiteral("process"), StartProcessJob::shellCommand(QStringLiteral("sleep 3.5; echo done")).toJson()},
+                               {QStringLiteral("stdin"), false}};
+        QNetworkReply *reply = m_nam.post(request, envd::encodeEnvelope(body));
+        QSignalSpy done(reply, &QNetworkReply::finished);
+        QVERIFY(done.wait(60000));
+        envd::EnvelopeDecoder decoder;
+        decoder.feed(reply->readAll());
+        reply->deleteLater();
+        QVERIFY2(decoder.finish(), qPrintable(decoder.errorString()));
+        QStringList kinds;
+        for (const envd::Envelope &envelope : decoder.takeAll()) {
+            if (envelope.isEndStream()) {
+                kinds << QStringLiteral("eos");
+                continue;
+            }
+            kinds << envelope.json.value(QStringLiteral("event")).toObject().keys().value(0);
+        }
+        // start, at least two keep-alives while sleeping, then the output and the end.
+        QVERIFY2(kinds.size() >= 6, qPrintable(kinds.join(u',')));
+        QCOMPARE(kinds.first(), QStringLiteral("start"));
+        QCOMPARE(kinds.mid(1, 2), (QStringList{QStringLiteral("keepalive"), QStringLiteral("keepalive")}));
+        QCOMPARE(kinds.mid(kinds.size() - 3), (QStringList{QStringLiteral("data"), QStringLiteral("end"), QStringLiteral("eos")}));
+    }
+
     void fiftyConcurrentStreams()
     {
         const TestSandbox sandbox = newSandbox();
