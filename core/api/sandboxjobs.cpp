@@ -1,0 +1,224 @@
+#include "sandboxjobs.h"
+
+#include <QJsonArray>
+#include <QNetworkReply>
+
+namespace sd {
+
+bool readCreatedSandbox(const QByteArray &body, Sandbox *out, QString *problem)
+{
+    const auto json = parseJsonObject(body, problem);
+    if (!json)
+        return false;
+    const auto sandbox = Sandbox::fromCreated(*json, problem);
+    if (!sandbox)
+        return false;
+    *out = *sandbox;
+    return true;
+}
+
+namespace {
+// The application/x-www-form-urlencoded serializer (what URLSearchParams does).
+QByteArray formEncode(const QByteArray &in)
+{
+    static const char hex[] = "0123456789ABCDEF";
+    QByteArray out;
+    out.reserve(in.size() * 3);
+    for (const char c : in) {
+        const auto u = uchar(c);
+        if ((u >= 'a' && u <= 'z') || (u >= 'A' && u <= 'Z') || (u >= '0' && u <= '9') || c == '*'
+            || c == '-' || c == '.' || c == '_') {
+            out += c;
+        } else if (c == ' ') {
+            out += '+';
+        } else {
+            out += '%';
+            out += hex[u >> 4];
+            out += hex[u & 0xf];
+        }
+    }
+    return out;
+}
+
+// encodeURIComponent: leaves A-Z a-z 0-9 - _ . ! ~ * ' ( ) as they are.
+QByteArray uriComponent(const QString &text)
+{
+    return QUrl::toPercentEncoding(text, QByteArrayLiteral("!*'()"));
+}
+} // namespace
+
+QString encodeMetadataQuery(const Metadata &metadata)
+{
+    // Exactly what the official SDK sends: each key and value through
+    // encodeURIComponent, the pairs through URLSearchParams; the caller encodes the
+    // result once more as the parameter value. '&' or '=' in a value cannot split it.
+    QByteArrayList pairs;
+    for (auto it = metadata.begin(); it != metadata.end(); ++it)
+        pairs << formEncode(uriComponent(it.key())) + '=' + formEncode(uriComponent(it.value()));
+    return QString::fromLatin1(pairs.join('&'));
+}
+
+CreateSandboxJob::CreateSandboxJob(QNetworkAccessManager *network, const ConnectionSettings &settings,
+                                   NewSandbox request, QObject *parent)
+    : ApiJob(network, settings, parent)
+    , m_request(std::move(request))
+{
+}
+
+ApiJob::Request CreateSandboxJob::buildRequest() const
+{
+    return {"POST", m_path, {}, QJsonDocument(m_request.toJson())};
+}
+
+bool CreateSandboxJob::retryAfterError(const Error &error)
+{
+    if (error.httpStatus() != 404 || m_path != QLatin1String("/v2/sandboxes"))
+        return false;
+    m_path = QStringLiteral("/sandboxes");
+    send(buildRequest());
+    return true;
+}
+
+void CreateSandboxJob::parseReply(int, const QByteArray &body, QNetworkReply *)
+{
+    QString problem;
+    if (!readCreatedSandbox(body, &m_sandbox, &problem))
+        setError(Error::badResponse(tr("the created sandbox could not be read: %1").arg(problem)));
+}
+
+ListSandboxesJob::ListSandboxesJob(QNetworkAccessManager *network, const ConnectionSettings &settings,
+                                   SandboxFilter filter, QObject *parent)
+    : ApiJob(network, settings, parent)
+    , m_filter(std::move(filter))
+    , m_nextToken(m_filter.pageToken)
+{
+}
+
+ApiJob::Request ListSandboxesJob::buildRequest() const
+{
+    Request request{"GET", QStringLiteral("/v2/sandboxes"), {}, std::nullopt};
+    // QUrlQuery keeps percent-escapes as given, so pre-encoded values go out as they
+    // are: the metadata pairs end up URL-encoded as one parameter value.
+    if (!m_filter.metadata.isEmpty())
+        request.query.addQueryItem(QStringLiteral("metadata"),
+                                   QString::fromLatin1(QUrl::toPercentEncoding(
+                                       encodeMetadataQuery(m_filter.metadata))));
+    QStringList states;
+    for (SandboxState state : m_filter.states)
+        states << toString(state);
+    if (states.isEmpty())
+        states = {QStringLiteral("running"), QStringLiteral("paused")};
+    request.query.addQueryItem(QStringLiteral("state"), states.join(QLatin1Char(',')));
+    if (!m_filter.templateId.isEmpty())
+        request.query.addQueryItem(QStringLiteral("template"),
+                                   QString::fromLatin1(QUrl::toPercentEncoding(m_filter.templateId)));
+    if (m_filter.startedAfter.isValid())
+        request.query.addQueryItem(
+            QStringLiteral("startedAfter"),
+            QString::fromLatin1(QUrl::toPercentEncoding(
+                m_filter.startedAfter.toUTC().toString(Qt::ISODateWithMs))));
+    if (m_filter.order != SandboxFilter::Order::ServerDefault)
+        request.query.addQueryItem(QStringLiteral("order"),
+                                   m_filter.order == SandboxFilter::Order::OldestFirst
+                                       ? QStringLiteral("asc")
+                                       : QStringLiteral("desc"));
+    request.query.addQueryItem(QStringLiteral("limit"), QString::number(m_filter.pageSize));
+    if (!m_nextToken.isEmpty())
+        request.query.addQueryItem(QStringLiteral("nextToken"),
+                                   QString::fromLatin1(QUrl::toPercentEncoding(m_nextToken)));
+    return request;
+}
+
+void ListSandboxesJob::parseReply(int, const QByteArray &body, QNetworkReply *reply)
+{
+    QString problem;
+    const auto array = parseJsonArray(body, &problem);
+    if (!array) {
+        setError(Error::badResponse(tr("the sandbox list could not be read: %1").arg(problem)));
+        return;
+    }
+    QList<Sandbox> page;
+    page.reserve(array->size());
+    for (const QJsonValue &value : *array) {
+        const auto sandbox = Sandbox::fromListed(value.toObject(), &problem);
+        if (!sandbox) {
+            setError(Error::badResponse(tr("a listed sandbox could not be read: %1").arg(problem)));
+            return;
+        }
+        page.append(*sandbox);
+    }
+    ++m_pages;
+    m_sandboxes += page;
+    bool totalOk = false;
+    const int total = reply->rawHeader("X-Total-Running").toInt(&totalOk);
+    if (totalOk)
+        m_totalRunning = total;
+    m_nextToken = QString::fromUtf8(reply->rawHeader("X-Next-Token"));
+    Q_EMIT pageReceived(page);
+
+    if (m_nextToken.isEmpty() || isCancelRequested() || !m_filter.followPages)
+        return;
+    if (m_pages >= m_filter.maxPages) {
+        setError(Error::badResponse(tr("the server kept paging after %1 pages").arg(m_pages)));
+        return;
+    }
+    send(buildRequest());
+}
+
+GetSandboxJob::GetSandboxJob(QNetworkAccessManager *network, const ConnectionSettings &settings,
+                             QString sandboxId, QObject *parent)
+    : ApiJob(network, settings, parent)
+    , m_sandboxId(std::move(sandboxId))
+{
+}
+
+ApiJob::Request GetSandboxJob::buildRequest() const
+{
+    return {"GET", sandboxPath(m_sandboxId), {}, std::nullopt};
+}
+
+void GetSandboxJob::parseReply(int, const QByteArray &body, QNetworkReply *)
+{
+    QString problem;
+    std::optional<Sandbox> sandbox;
+    if (const auto json = parseJsonObject(body, &problem))
+        sandbox = Sandbox::fromListed(*json, &problem);
+    if (!sandbox) {
+        setError(Error::badResponse(tr("the sandbox details could not be read: %1").arg(problem)));
+        return;
+    }
+    m_sandbox = *sandbox;
+}
+
+KillSandboxJob::KillSandboxJob(QNetworkAccessManager *network, const ConnectionSettings &settings,
+                               QString sandboxId, QObject *parent)
+    : ApiJob(network, settings, parent)
+    , m_sandboxId(std::move(sandboxId))
+{
+}
+
+ApiJob::Request KillSandboxJob::buildRequest() const
+{
+    return {"DELETE", sandboxPath(m_sandboxId), {}, std::nullopt};
+}
+
+void KillSandboxJob::parseReply(int status, const QByteArray &, QNetworkReply *)
+{
+    m_alreadyGone = status == 404;
+}
+
+SetTimeoutJob::SetTimeoutJob(QNetworkAccessManager *network, const ConnectionSettings &settings,
+                             QString sandboxId, int seconds, QObject *parent)
+    : ApiJob(network, settings, parent)
+    , m_sandboxId(std::move(sandboxId))
+    , m_seconds(seconds)
+{
+}
+
+ApiJob::Request SetTimeoutJob::buildRequest() const
+{
+    return {"POST", sandboxPath(m_sandboxId, QStringLiteral("/timeout")), {},
+            QJsonDocument(QJsonObject{{QStringLiteral("timeout"), m_seconds}})};
+}
+
+} // namespace sd
