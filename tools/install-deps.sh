@@ -8,7 +8,7 @@ packages=(
     qt6-base-dev qt6-httpserver-dev qt6-websockets-dev qtkeychain-qt6-dev qt6-svg-dev qt6-charts-dev
     libgl-dev qt6-qpa-plugins
     bubblewrap
-    gnome-keyring dbus libsecret-1-0
+    gnome-keyring dbus dbus-daemon libsecret-1-0 util-linux
     xvfb xauth
 )
 if ! command -v node >/dev/null || ! command -v npm >/dev/null; then
