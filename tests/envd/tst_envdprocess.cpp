@@ -490,6 +490,23 @@ private Q_SLOTS:
         QVERIFY2(job->stdoutData().trimmed().endsWith("/mcp-gateway"), job->stdoutData().constData());
     }
 
+    void gatewayStartsAndStaysInTheSandbox()
+    {
+        const TestSandbox sandbox = newSandbox(QStringLiteral("mcp-gateway"));
+        const EnvdTarget target = targetFor(m_backend.get(), sandbox);
+        auto job = run(sandbox, QStringLiteral("mcp-gateway --config '{\"duckduckgo\":{}}'"),
+                       {{QStringLiteral("GATEWAY_ACCESS_TOKEN"), QStringLiteral("tok-123")}});
+        QVERIFY2(!job->hasError(), qPrintable(job->error().message()));
+        QVERIFY2(job->exitCode() == 0, job->stderrData().constData());
+        QVERIFY(!job->stdoutData().isEmpty());
+        bool serving = false;
+        for (const ProcessInfo &p : listProcesses(&m_nam, target))
+            serving = serving || (QStringList{p.config.cmd} + p.config.args).join(u' ').contains(QStringLiteral("mcp-gateway serve"));
+        QVERIFY(serving);
+        auto token = run(sandbox, QStringLiteral("cat /etc/mcp-gateway/.token; echo; stat -c %a /etc/mcp-gateway/.token"));
+        QCOMPARE(token->stdoutData(), QByteArray("tok-123\n600\n"));
+    }
+
     void cutStreamIsReportedAsEarlyClose()
     {
         const HttpResult rule = apiCall(&m_nam, m_backend.get(), "POST", QStringLiteral("/_local/faults"),

@@ -31,6 +31,20 @@ int hostProcessesWith(const QByteArray &needle)
     return count;
 }
 
+// Host processes of one sandbox (every process there has E2B_SANDBOX_ID set).
+int hostProcessesOfSandbox(const QString &sandboxId)
+{
+    int count = 0;
+    const QByteArray marker = "\0E2B_SANDBOX_ID=" + sandboxId.toLatin1() + '\0';
+    const QStringList entries = QDir(QStringLiteral("/proc")).entryList(QDir::Dirs | QDir::NoDotAndDotDot);
+    for (const QString &entry : entries) {
+        QFile file(QStringLiteral("/proc/%1/environ").arg(entry));
+        if (file.open(QIODevice::ReadOnly) && ('\0' + file.readAll()).contains(marker))
+            ++count;
+    }
+    return count;
+}
+
 } // namespace
 
 class TestIsolation : public QObject
@@ -175,6 +189,23 @@ private Q_SLOTS:
         QCOMPARE(job->exitCode(), 127);
         QVERIFY(job->stderrData().contains("mcp-gateway: command not found"));
         checkProcessesDieWithSandbox(&backend);
+
+        // The gateway finds the sandbox's /etc/mcp-gateway through MCP_GATEWAY_DIR.
+        const TestSandbox gateway = createSandbox(&m_nam, &backend, QStringLiteral("mcp-gateway"));
+        QVERIFY(gateway.isValid());
+        auto start = std::make_unique<StartProcessJob>(
+            &m_nam, targetFor(&backend, gateway),
+            StartProcessJob::shellCommand(QStringLiteral("mcp-gateway --config '{}'"),
+                                          {{QStringLiteral("GATEWAY_ACCESS_TOKEN"), QStringLiteral("tok-none")}}));
+        QVERIFY(runJob(start.get(), 120000));
+        QVERIFY2(start->exitCode() == 0, start->stderrData().constData());
+        QFile token(backend.stateDir() + QStringLiteral("/sandboxes/%1/etc/mcp-gateway/.token").arg(gateway.id));
+        QVERIFY(token.open(QIODevice::ReadOnly));
+        QCOMPARE(token.readAll().trimmed(), QByteArray("tok-none"));
+        token.close();
+        QVERIFY(hostProcessesOfSandbox(gateway.id) >= 1); // mcp-gateway serve
+        QCOMPARE(apiCall(&m_nam, &backend, "DELETE", QStringLiteral("/sandboxes/") + gateway.id).status, 204);
+        QTRY_COMPARE_WITH_TIMEOUT(hostProcessesOfSandbox(gateway.id), 0, 20000);
     }
 };
 
