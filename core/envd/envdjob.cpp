@@ -24,10 +24,7 @@ EnvdJob::EnvdJob(QNetworkAccessManager *network, EnvdTarget target, QObject *par
     connect(&m_timer, &QTimer::timeout, this, &EnvdJob::onTimeout);
 }
 
-EnvdJob::~EnvdJob()
-{
-    releaseReply();
-}
+EnvdJob::~EnvdJob() { releaseReply(); }
 
 void EnvdJob::releaseReply()
 {
@@ -50,25 +47,25 @@ void EnvdJob::sendUnary(const QString &method, const QJsonObject &body)
     send(method, body, false, 0, 0);
 }
 
-void EnvdJob::sendStream(const QString &method, const QJsonObject &body, int connectTimeoutMs,
-                         int keepAliveSeconds)
+void EnvdJob::sendStream(
+    const QString &method, const QJsonObject &body, int connectTimeoutMs, int keepAliveSeconds)
 {
     send(method, body, true, connectTimeoutMs, keepAliveSeconds);
 }
 
 void EnvdJob::send(const QString &method, const QJsonObject &body, bool stream,
-                   int connectTimeoutMs, int keepAliveSeconds)
+    int connectTimeoutMs, int keepAliveSeconds)
 {
     m_stream = stream;
     QNetworkRequest request(m_target.methodUrl(method));
     m_target.applyHeaders(&request);
     request.setRawHeader("Connect-Protocol-Version", "1");
-    request.setAttribute(QNetworkRequest::RedirectPolicyAttribute,
-                         QNetworkRequest::ManualRedirectPolicy);
+    request.setAttribute(
+        QNetworkRequest::RedirectPolicyAttribute, QNetworkRequest::ManualRedirectPolicy);
     QByteArray payload;
     if (stream) {
-        request.setHeader(QNetworkRequest::ContentTypeHeader,
-                          QByteArrayLiteral("application/connect+json"));
+        request.setHeader(
+            QNetworkRequest::ContentTypeHeader, QByteArrayLiteral("application/connect+json"));
         if (connectTimeoutMs > 0)
             request.setRawHeader("Connect-Timeout-Ms", QByteArray::number(connectTimeoutMs));
         if (keepAliveSeconds > 0)
@@ -77,7 +74,8 @@ void EnvdJob::send(const QString &method, const QJsonObject &body, bool stream,
         if (connectTimeoutMs > 0)
             m_timer.start(connectTimeoutMs + StreamDeadlineGraceMs);
     } else {
-        request.setHeader(QNetworkRequest::ContentTypeHeader, QByteArrayLiteral("application/json"));
+        request.setHeader(
+            QNetworkRequest::ContentTypeHeader, QByteArrayLiteral("application/json"));
         payload = QJsonDocument(body).toJson(QJsonDocument::Compact);
         if (m_requestTimeoutMs > 0)
             m_timer.start(m_requestTimeoutMs);
@@ -171,8 +169,8 @@ void EnvdJob::onFinished()
     QJsonParseError parseError;
     const QJsonDocument doc = QJsonDocument::fromJson(body, &parseError);
     if (status != 200) {
-        const envd::ConnectError error = doc.isObject() ? envd::parseConnectError(doc.object())
-                                                        : envd::ConnectError();
+        const envd::ConnectError error
+            = doc.isObject() ? envd::parseConnectError(doc.object()) : envd::ConnectError();
         if (error.isError()) {
             finishWith(Error::rpc(error.code, error.message));
         } else {
@@ -220,19 +218,10 @@ void EnvdJob::failStream(const Error &error)
     emitError(e);
 }
 
-void EnvdJob::unaryReplied(const QJsonObject &)
-{
-    emitResult();
-}
+void EnvdJob::unaryReplied(const QJsonObject &) { emitResult(); }
 
-bool EnvdJob::streamMessage(const QJsonObject &)
-{
-    return true;
-}
+bool EnvdJob::streamMessage(const QJsonObject &) { return true; }
 
-void EnvdJob::streamEnded()
-{
-    emitResult();
-}
+void EnvdJob::streamEnded() { emitResult(); }
 
 } // namespace sd

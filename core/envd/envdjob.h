@@ -42,8 +42,8 @@ protected:
     void sendUnary(const QString &method, const QJsonObject &body);
     /// Opens a server stream; `connectTimeoutMs` is the server deadline (0 = none),
     /// `keepAliveSeconds` the ping interval asked of the server (0 = none).
-    void sendStream(const QString &method, const QJsonObject &body, int connectTimeoutMs,
-                    int keepAliveSeconds);
+    void sendStream(
+        const QString &method, const QJsonObject &body, int connectTimeoutMs, int keepAliveSeconds);
 
     /// A unary call answered 200 with a JSON object; call emitResult()/emitError().
     virtual void unaryReplied(const QJsonObject &json);
@@ -62,7 +62,7 @@ protected:
 
 private:
     void send(const QString &method, const QJsonObject &body, bool stream, int connectTimeoutMs,
-              int keepAliveSeconds);
+        int keepAliveSeconds);
     void onReadyRead();
     void onFinished();
     void onTimeout();

@@ -4,8 +4,8 @@
 
 namespace sd {
 
-EnvdTarget EnvdTarget::forSandboxHost(const QString &domain, const QString &sandboxId,
-                                      const QString &accessToken, bool https)
+EnvdTarget EnvdTarget::forSandboxHost(
+    const QString &domain, const QString &sandboxId, const QString &accessToken, bool https)
 {
     EnvdTarget target;
     target.url.setScheme(https ? QStringLiteral("https") : QStringLiteral("http"));
@@ -15,8 +15,8 @@ EnvdTarget EnvdTarget::forSandboxHost(const QString &domain, const QString &sand
     return target;
 }
 
-EnvdTarget EnvdTarget::forSharedUrl(const QUrl &url, const QString &sandboxId,
-                                    const QString &accessToken)
+EnvdTarget EnvdTarget::forSharedUrl(
+    const QUrl &url, const QString &sandboxId, const QString &accessToken)
 {
     EnvdTarget target;
     target.url = url;
@@ -48,12 +48,11 @@ void EnvdTarget::applyHeaders(QNetworkRequest *request) const
     }
     if (!accessToken.isEmpty())
         request->setRawHeader("X-Access-Token", accessToken.toUtf8());
-    request->setRawHeader("Authorization",
-                          "Basic " + (user.toUtf8() + ':').toBase64());
+    request->setRawHeader("Authorization", "Basic " + (user.toUtf8() + ':').toBase64());
     const QString version = QCoreApplication::applicationVersion();
     request->setHeader(QNetworkRequest::UserAgentHeader,
-                       QStringLiteral("sandbox-desk/%1")
-                           .arg(version.isEmpty() ? QStringLiteral("0.1.0") : version));
+        QStringLiteral("sandbox-desk/%1")
+            .arg(version.isEmpty() ? QStringLiteral("0.1.0") : version));
 }
 
 } // namespace sd

@@ -20,10 +20,10 @@ struct EnvdTarget
 
     /// The per-sandbox host URL E2B uses: `https://49983-<id>.<domain>`.
     static EnvdTarget forSandboxHost(const QString &domain, const QString &sandboxId,
-                                     const QString &accessToken, bool https = true);
+        const QString &accessToken, bool https = true);
     /// One URL for every sandbox (routing by headers).
-    static EnvdTarget forSharedUrl(const QUrl &url, const QString &sandboxId,
-                                   const QString &accessToken);
+    static EnvdTarget forSharedUrl(
+        const QUrl &url, const QString &sandboxId, const QString &accessToken);
 
     /// True when the host already names the sandbox (`49983-<id>.`).
     bool isPerSandboxHost() const;

@@ -15,7 +15,8 @@ QString tr(const char *text)
 
 QJsonObject event(const char *name, const QJsonObject &body)
 {
-    return QJsonObject{{QStringLiteral("event"), QJsonObject{{QLatin1String(name), body}}}};
+    return QJsonObject { { QStringLiteral("event"),
+        QJsonObject { { QLatin1String(name), body } } } };
 }
 } // namespace
 
@@ -37,8 +38,8 @@ QByteArray encodeEndStream(const QString &errorCode, const QString &errorMessage
     QJsonObject json;
     if (!errorCode.isEmpty()) {
         json.insert(QStringLiteral("error"),
-                    QJsonObject{{QStringLiteral("code"), errorCode},
-                                {QStringLiteral("message"), errorMessage}});
+            QJsonObject { { QStringLiteral("code"), errorCode },
+                { QStringLiteral("message"), errorMessage } });
     }
     return encodeEnvelope(json, Envelope::EndStream);
 }
@@ -76,10 +77,10 @@ bool EnvelopeDecoder::feed(const QByteArray &bytes)
         const QJsonDocument doc = QJsonDocument::fromJson(payload, &parseError);
         if (parseError.error != QJsonParseError::NoError || !doc.isObject()) {
             fail(parseError.error != QJsonParseError::NoError
-                     ? tr("the sandbox sent a message that is not valid JSON (%1 at offset %2)")
-                           .arg(parseError.errorString())
-                           .arg(parseError.offset)
-                     : tr("the sandbox sent a message that is not a JSON object"));
+                    ? tr("the sandbox sent a message that is not valid JSON (%1 at offset %2)")
+                          .arg(parseError.errorString())
+                          .arg(parseError.offset)
+                    : tr("the sandbox sent a message that is not a JSON object"));
             break;
         }
         Envelope envelope;
@@ -141,8 +142,8 @@ void EnvelopeDecoder::fail(const QString &error)
 ConnectError parseConnectError(const QJsonObject &json)
 {
     const QJsonObject error = json.contains(QStringLiteral("error"))
-                                  ? json.value(QStringLiteral("error")).toObject()
-                                  : json;
+        ? json.value(QStringLiteral("error")).toObject()
+        : json;
     ConnectError out;
     out.code = error.value(QStringLiteral("code")).toString();
     out.message = error.value(QStringLiteral("message")).toString();
@@ -161,7 +162,7 @@ bool decodeBase64(const QString &text, QByteArray *out)
     // Protobuf JSON accepts both alphabets, with or without padding.
     const bool urlSafe = latin.contains('-') || latin.contains('_');
     auto options = (urlSafe ? QByteArray::Base64UrlEncoding : QByteArray::Base64Encoding)
-                   | QByteArray::AbortOnBase64DecodingErrors;
+        | QByteArray::AbortOnBase64DecodingErrors;
     QByteArray padded = latin;
     if (!padded.endsWith('=')) {
         while (padded.size() % 4)
@@ -187,7 +188,8 @@ bool parseProcessEvent(const QJsonObject &response, ProcessEvent *event, QString
     const QJsonObject e = eventValue.toObject();
     if (e.contains(QStringLiteral("start"))) {
         event->type = ProcessEvent::Type::Start;
-        const QJsonValue pid = e.value(QStringLiteral("start")).toObject().value(QStringLiteral("pid"));
+        const QJsonValue pid
+            = e.value(QStringLiteral("start")).toObject().value(QStringLiteral("pid"));
         event->pid = quint32(pid.toVariant().toULongLong());
         return true;
     }
@@ -231,41 +233,46 @@ bool parseProcessEvent(const QJsonObject &response, ProcessEvent *event, QString
 
 QJsonObject processStartEvent(quint32 pid)
 {
-    return event("start", QJsonObject{{QStringLiteral("pid"), qint64(pid)}});
+    return event("start", QJsonObject { { QStringLiteral("pid"), qint64(pid) } });
 }
 
 QJsonObject processDataEvent(bool stderrStream, const QByteArray &data)
 {
-    return event("data", QJsonObject{{stderrStream ? QStringLiteral("stderr") : QStringLiteral("stdout"),
-                                      QString::fromLatin1(data.toBase64())}});
+    return event("data",
+        QJsonObject { { stderrStream ? QStringLiteral("stderr") : QStringLiteral("stdout"),
+            QString::fromLatin1(data.toBase64()) } });
 }
 
 QJsonObject processEndEvent(int exitCode, bool exited, const QString &status, const QString &error)
 {
-    QJsonObject end{{QStringLiteral("exitCode"), exitCode},
-                    {QStringLiteral("exited"), exited},
-                    {QStringLiteral("status"), status}};
+    QJsonObject end { { QStringLiteral("exitCode"), exitCode },
+        { QStringLiteral("exited"), exited }, { QStringLiteral("status"), status } };
     if (!error.isEmpty())
         end.insert(QStringLiteral("error"), error);
     return event("end", end);
 }
 
-QJsonObject processKeepAliveEvent()
-{
-    return event("keepalive", QJsonObject());
-}
+QJsonObject processKeepAliveEvent() { return event("keepalive", QJsonObject()); }
 
 int httpStatusForConnectCode(const QString &code)
 {
-    static const QHash<QString, int> statuses{
-        {QStringLiteral("canceled"), 499},          {QStringLiteral("unknown"), 500},
-        {QStringLiteral("invalid_argument"), 400},  {QStringLiteral("deadline_exceeded"), 504},
-        {QStringLiteral("not_found"), 404},         {QStringLiteral("already_exists"), 409},
-        {QStringLiteral("permission_denied"), 403}, {QStringLiteral("resource_exhausted"), 429},
-        {QStringLiteral("failed_precondition"), 400}, {QStringLiteral("aborted"), 409},
-        {QStringLiteral("out_of_range"), 400},      {QStringLiteral("unimplemented"), 501},
-        {QStringLiteral("internal"), 500},          {QStringLiteral("unavailable"), 503},
-        {QStringLiteral("data_loss"), 500},         {QStringLiteral("unauthenticated"), 401},
+    static const QHash<QString, int> statuses {
+        { QStringLiteral("canceled"), 499 },
+        { QStringLiteral("unknown"), 500 },
+        { QStringLiteral("invalid_argument"), 400 },
+        { QStringLiteral("deadline_exceeded"), 504 },
+        { QStringLiteral("not_found"), 404 },
+        { QStringLiteral("already_exists"), 409 },
+        { QStringLiteral("permission_denied"), 403 },
+        { QStringLiteral("resource_exhausted"), 429 },
+        { QStringLiteral("failed_precondition"), 400 },
+        { QStringLiteral("aborted"), 409 },
+        { QStringLiteral("out_of_range"), 400 },
+        { QStringLiteral("unimplemented"), 501 },
+        { QStringLiteral("internal"), 500 },
+        { QStringLiteral("unavailable"), 503 },
+        { QStringLiteral("data_loss"), 500 },
+        { QStringLiteral("unauthenticated"), 401 },
     };
     return statuses.value(code, 500);
 }
@@ -273,15 +280,26 @@ int httpStatusForConnectCode(const QString &code)
 QString connectCodeForHttpStatus(int status)
 {
     switch (status) {
-    case 400: return QStringLiteral("internal"); // Connect maps a bare 400 to internal
-    case 401: return QStringLiteral("unauthenticated");
-    case 403: return QStringLiteral("permission_denied");
-    case 404: return QStringLiteral("unimplemented");
-    case 408: return QStringLiteral("deadline_exceeded");
-    case 415: return QStringLiteral("internal");
-    case 429: return QStringLiteral("unavailable");
-    case 502: case 503: case 504: return QStringLiteral("unavailable");
-    default: return QStringLiteral("unknown");
+    case 400:
+        return QStringLiteral("internal"); // Connect maps a bare 400 to internal
+    case 401:
+        return QStringLiteral("unauthenticated");
+    case 403:
+        return QStringLiteral("permission_denied");
+    case 404:
+        return QStringLiteral("unimplemented");
+    case 408:
+        return QStringLiteral("deadline_exceeded");
+    case 415:
+        return QStringLiteral("internal");
+    case 429:
+        return QStringLiteral("unavailable");
+    case 502:
+    case 503:
+    case 504:
+        return QStringLiteral("unavailable");
+    default:
+        return QStringLiteral("unknown");
     }
 }
 

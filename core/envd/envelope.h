@@ -10,7 +10,8 @@ namespace sd::envd {
 /// One Connect envelope: a flag byte, a 4-byte big-endian length and a JSON payload.
 struct Envelope
 {
-    enum Flag : quint8 {
+    enum Flag : quint8
+    {
         Compressed = 0x01,
         EndStream = 0x02,
     };
@@ -79,7 +80,16 @@ bool decodeBase64(const QString &text, QByteArray *out);
 /// One `ProcessEvent` of the Start/Connect streams.
 struct ProcessEvent
 {
-    enum class Type { Unknown, Start, Stdout, Stderr, Pty, End, KeepAlive };
+    enum class Type
+    {
+        Unknown,
+        Start,
+        Stdout,
+        Stderr,
+        Pty,
+        End,
+        KeepAlive
+    };
 
     Type type = Type::Unknown;
     quint32 pid = 0;
@@ -97,8 +107,8 @@ bool parseProcessEvent(const QJsonObject &response, ProcessEvent *event, QString
 /// Builds `{"event":{...}}` for the server side.
 QJsonObject processStartEvent(quint32 pid);
 QJsonObject processDataEvent(bool stderrStream, const QByteArray &data);
-QJsonObject processEndEvent(int exitCode, bool exited, const QString &status,
-                            const QString &error = {});
+QJsonObject processEndEvent(
+    int exitCode, bool exited, const QString &status, const QString &error = {});
 QJsonObject processKeepAliveEvent();
 
 /// The HTTP status Connect uses for an error code in a unary answer, and back.

@@ -9,8 +9,8 @@ namespace sd {
 
 QJsonObject ProcessConfig::toJson() const
 {
-    QJsonObject json{{QStringLiteral("cmd"), cmd},
-                     {QStringLiteral("args"), QJsonArray::fromStringList(args)}};
+    QJsonObject json { { QStringLiteral("cmd"), cmd },
+        { QStringLiteral("args"), QJsonArray::fromStringList(args) } };
     if (!envs.isEmpty()) {
         QJsonObject e;
         for (auto it = envs.cbegin(); it != envs.cend(); ++it)
@@ -39,8 +39,8 @@ ProcessConfig ProcessConfig::fromJson(const QJsonObject &json)
 QJsonObject ProcessSelector::toJson() const
 {
     if (!tag.isEmpty())
-        return QJsonObject{{QStringLiteral("tag"), tag}};
-    return QJsonObject{{QStringLiteral("pid"), qint64(pid)}};
+        return QJsonObject { { QStringLiteral("tag"), tag } };
+    return QJsonObject { { QStringLiteral("pid"), qint64(pid) } };
 }
 
 // --- ProcessStreamJob ---
@@ -96,20 +96,19 @@ void ProcessStreamJob::streamEnded()
 
 // --- StartProcessJob ---
 
-StartProcessJob::StartProcessJob(QNetworkAccessManager *network, EnvdTarget target,
-                                 ProcessConfig config, QObject *parent)
+StartProcessJob::StartProcessJob(
+    QNetworkAccessManager *network, EnvdTarget target, ProcessConfig config, QObject *parent)
     : ProcessStreamJob(network, std::move(target), parent)
     , m_network(network)
     , m_config(std::move(config))
-{
-}
+{ }
 
-ProcessConfig StartProcessJob::shellCommand(const QString &command,
-                                            const QMap<QString, QString> &envs, const QString &cwd)
+ProcessConfig StartProcessJob::shellCommand(
+    const QString &command, const QMap<QString, QString> &envs, const QString &cwd)
 {
     ProcessConfig config;
     config.cmd = QStringLiteral("/bin/bash");
-    config.args = QStringList{QStringLiteral("-l"), QStringLiteral("-c"), command};
+    config.args = QStringList { QStringLiteral("-l"), QStringLiteral("-c"), command };
     config.envs = envs;
     config.cwd = cwd;
     return config;
@@ -117,14 +116,14 @@ ProcessConfig StartProcessJob::shellCommand(const QString &command,
 
 void StartProcessJob::doStart()
 {
-    QJsonObject body{{QStringLiteral("process"), m_config.toJson()},
-                     {QStringLiteral("stdin"), m_stdin}};
+    QJsonObject body { { QStringLiteral("process"), m_config.toJson() },
+        { QStringLiteral("stdin"), m_stdin } };
     if (!m_tag.isEmpty())
         body.insert(QStringLiteral("tag"), m_tag);
     // Only the command name: arguments and envs may hold secrets.
     qCDebug(lcEnvd) << "start" << m_config.cmd << "in sandbox" << target().sandboxId;
-    sendStream(QStringLiteral("process.Process/Start"), body, m_connectTimeoutMs,
-               m_keepAliveSeconds);
+    sendStream(
+        QStringLiteral("process.Process/Start"), body, m_connectTimeoutMs, m_keepAliveSeconds);
 }
 
 void StartProcessJob::doCancel()
@@ -132,21 +131,18 @@ void StartProcessJob::doCancel()
     if (m_killOnCancel && m_pid != 0 && !hasEnded()) {
         // Parented to the network manager: it outlives us and dies with it.
         auto *kill = new SendSignalJob(m_network, target(), ProcessSelector::byPid(m_pid),
-                                       SendSignalJob::Signal::Kill, m_network);
+            SendSignalJob::Signal::Kill, m_network);
         kill->start();
     }
     ProcessStreamJob::doCancel();
 }
 
-QString StartProcessJob::errorContext() const
-{
-    return tr("Could not run the process");
-}
+QString StartProcessJob::errorContext() const { return tr("Could not run the process"); }
 
 // --- ConnectProcessJob ---
 
-ConnectProcessJob::ConnectProcessJob(QNetworkAccessManager *network, EnvdTarget target,
-                                     ProcessSelector selector, QObject *parent)
+ConnectProcessJob::ConnectProcessJob(
+    QNetworkAccessManager *network, EnvdTarget target, ProcessSelector selector, QObject *parent)
     : ProcessStreamJob(network, std::move(target), parent)
     , m_selector(std::move(selector))
 {
@@ -156,14 +152,11 @@ ConnectProcessJob::ConnectProcessJob(QNetworkAccessManager *network, EnvdTarget 
 void ConnectProcessJob::doStart()
 {
     sendStream(QStringLiteral("process.Process/Connect"),
-               QJsonObject{{QStringLiteral("process"), m_selector.toJson()}}, m_connectTimeoutMs,
-               m_keepAliveSeconds);
+        QJsonObject { { QStringLiteral("process"), m_selector.toJson() } }, m_connectTimeoutMs,
+        m_keepAliveSeconds);
 }
 
-QString ConnectProcessJob::errorContext() const
-{
-    return tr("Could not follow the process");
-}
+QString ConnectProcessJob::errorContext() const { return tr("Could not follow the process"); }
 
 // --- ListProcessesJob ---
 
@@ -194,12 +187,11 @@ QString ListProcessesJob::errorContext() const
 // --- SendSignalJob ---
 
 SendSignalJob::SendSignalJob(QNetworkAccessManager *network, EnvdTarget target,
-                             ProcessSelector selector, Signal signal, QObject *parent)
+    ProcessSelector selector, Signal signal, QObject *parent)
     : EnvdJob(network, std::move(target), parent)
     , m_selector(std::move(selector))
     , m_signal(signal)
-{
-}
+{ }
 
 void SendSignalJob::doStart()
 {
@@ -207,57 +199,46 @@ void SendSignalJob::doStart()
     const QString signal = m_signal == Signal::Kill ? QStringLiteral("SIGNAL_SIGKILL")
                                                     : QStringLiteral("SIGNAL_SIGTERM");
     sendUnary(QStringLiteral("process.Process/SendSignal"),
-              QJsonObject{{QStringLiteral("process"), m_selector.toJson()},
-                          {QStringLiteral("signal"), signal}});
+        QJsonObject { { QStringLiteral("process"), m_selector.toJson() },
+            { QStringLiteral("signal"), signal } });
 }
 
-QString SendSignalJob::errorContext() const
-{
-    return tr("Could not signal the process");
-}
+QString SendSignalJob::errorContext() const { return tr("Could not signal the process"); }
 
 // --- SendInputJob ---
 
 SendInputJob::SendInputJob(QNetworkAccessManager *network, EnvdTarget target,
-                           ProcessSelector selector, QByteArray data, QObject *parent)
+    ProcessSelector selector, QByteArray data, QObject *parent)
     : EnvdJob(network, std::move(target), parent)
     , m_selector(std::move(selector))
     , m_data(std::move(data))
-{
-}
+{ }
 
 void SendInputJob::doStart()
 {
     sendUnary(QStringLiteral("process.Process/SendInput"),
-              QJsonObject{{QStringLiteral("process"), m_selector.toJson()},
-                          {QStringLiteral("input"),
-                           QJsonObject{{QStringLiteral("stdin"),
-                                        QString::fromLatin1(m_data.toBase64())}}}});
+        QJsonObject { { QStringLiteral("process"), m_selector.toJson() },
+            { QStringLiteral("input"),
+                QJsonObject {
+                    { QStringLiteral("stdin"), QString::fromLatin1(m_data.toBase64()) } } } });
 }
 
-QString SendInputJob::errorContext() const
-{
-    return tr("Could not send input to the process");
-}
+QString SendInputJob::errorContext() const { return tr("Could not send input to the process"); }
 
 // --- CloseStdinJob ---
 
-CloseStdinJob::CloseStdinJob(QNetworkAccessManager *network, EnvdTarget target,
-                             ProcessSelector selector, QObject *parent)
+CloseStdinJob::CloseStdinJob(
+    QNetworkAccessManager *network, EnvdTarget target, ProcessSelector selector, QObject *parent)
     : EnvdJob(network, std::move(target), parent)
     , m_selector(std::move(selector))
-{
-}
+{ }
 
 void CloseStdinJob::doStart()
 {
     sendUnary(QStringLiteral("process.Process/CloseStdin"),
-              QJsonObject{{QStringLiteral("process"), m_selector.toJson()}});
+        QJsonObject { { QStringLiteral("process"), m_selector.toJson() } });
 }
 
-QString CloseStdinJob::errorContext() const
-{
-    return tr("Could not close the process's input");
-}
+QString CloseStdinJob::errorContext() const { return tr("Could not close the process's input"); }
 
 } // namespace sd

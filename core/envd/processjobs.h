@@ -33,8 +33,8 @@ struct ProcessSelector
     quint32 pid = 0;
     QString tag;
 
-    static ProcessSelector byPid(quint32 pid) { return {pid, {}}; }
-    static ProcessSelector byTag(const QString &tag) { return {0, tag}; }
+    static ProcessSelector byPid(quint32 pid) { return { pid, {} }; }
+    static ProcessSelector byTag(const QString &tag) { return { 0, tag }; }
     QJsonObject toJson() const;
 };
 
@@ -102,12 +102,11 @@ class StartProcessJob : public ProcessStreamJob
 
 public:
     StartProcessJob(QNetworkAccessManager *network, EnvdTarget target, ProcessConfig config,
-                    QObject *parent = nullptr);
+        QObject *parent = nullptr);
 
     /// Runs `/bin/bash -l -c command` as the SDK's commands.run() does.
-    static ProcessConfig shellCommand(const QString &command,
-                                      const QMap<QString, QString> &envs = {},
-                                      const QString &cwd = {});
+    static ProcessConfig shellCommand(
+        const QString &command, const QMap<QString, QString> &envs = {}, const QString &cwd = {});
 
     void setTag(const QString &tag) { m_tag = tag; }
     /// Keeps stdin open for SendInput (default false, as the current SDK).
@@ -135,8 +134,8 @@ class ConnectProcessJob : public ProcessStreamJob
     Q_OBJECT
 
 public:
-    ConnectProcessJob(QNetworkAccessManager *network, EnvdTarget target,
-                      ProcessSelector selector, QObject *parent = nullptr);
+    ConnectProcessJob(QNetworkAccessManager *network, EnvdTarget target, ProcessSelector selector,
+        QObject *parent = nullptr);
 
 protected:
     void doStart() override;
@@ -170,9 +169,13 @@ class SendSignalJob : public EnvdJob
     Q_OBJECT
 
 public:
-    enum class Signal { Term = 15, Kill = 9 };
+    enum class Signal
+    {
+        Term = 15,
+        Kill = 9
+    };
     SendSignalJob(QNetworkAccessManager *network, EnvdTarget target, ProcessSelector selector,
-                  Signal signal, QObject *parent = nullptr);
+        Signal signal, QObject *parent = nullptr);
 
 protected:
     void doStart() override;
@@ -190,7 +193,7 @@ class SendInputJob : public EnvdJob
 
 public:
     SendInputJob(QNetworkAccessManager *network, EnvdTarget target, ProcessSelector selector,
-                 QByteArray data, QObject *parent = nullptr);
+        QByteArray data, QObject *parent = nullptr);
 
 protected:
     void doStart() override;
@@ -208,7 +211,7 @@ class CloseStdinJob : public EnvdJob
 
 public:
     CloseStdinJob(QNetworkAccessManager *network, EnvdTarget target, ProcessSelector selector,
-                  QObject *parent = nullptr);
+        QObject *parent = nullptr);
 
 protected:
     void doStart() override;

@@ -37,8 +37,8 @@ public:
     EnvdService(LocalServer *server, ProcessRunner *runner, QObject *parent = nullptr);
     ~EnvdService() override;
 
-    void handleEnvdRequest(const QHttpServerRequest &request, QTcpSocket *socket,
-                           const QString &sandboxId) override;
+    void handleEnvdRequest(
+        const QHttpServerRequest &request, QTcpSocket *socket, const QString &sandboxId) override;
 
     SandboxRuntime *runtime(const QString &sandboxId) const;
 
@@ -48,12 +48,12 @@ private:
     void registerRoutes(Router *router);
 
     void replyError(QTcpSocket *socket, const HttpRequest &request, bool stream,
-                    const QString &code, const QString &message);
+        const QString &code, const QString &message);
     void replyJson(QTcpSocket *socket, const HttpRequest &request, const QJsonObject &json);
     void startStream(QTcpSocket *socket, const HttpRequest &request, SandboxRuntime *runtime,
-                     const QJsonObject &body, bool attach);
+        const QJsonObject &body, bool attach);
     void unary(QTcpSocket *socket, const HttpRequest &request, SandboxRuntime *runtime,
-               const QString &method, const QJsonObject &body);
+        const QString &method, const QJsonObject &body);
 
     LocalServer *m_server;
     ProcessRunner *m_runner;

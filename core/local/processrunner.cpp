@@ -24,12 +24,12 @@ namespace {
 const QString JailGatewayDir = QStringLiteral("/opt/sandbox-desk/bin");
 // Marks every unjailed process of a sandbox, so the whole tree can be found.
 const QString SandboxMarker = QStringLiteral("SANDBOX_DESK_SANDBOX");
-const QString DefaultPath = QStringLiteral("/usr/local/sbin:/usr/local/bin:/usr/sbin:/usr/bin:/sbin:/bin");
+const QString DefaultPath
+    = QStringLiteral("/usr/local/sbin:/usr/local/bin:/usr/sbin:/usr/bin:/sbin:/bin");
 // Host /etc entries a sandbox must not see.
-const QStringList HiddenEtc{QStringLiteral("shadow"),   QStringLiteral("shadow-"),
-                            QStringLiteral("gshadow"),  QStringLiteral("gshadow-"),
-                            QStringLiteral("sudoers"),  QStringLiteral("sudoers.d"),
-                            QStringLiteral("ssh"),      QStringLiteral("mcp-gateway")};
+const QStringList HiddenEtc { QStringLiteral("shadow"), QStringLiteral("shadow-"),
+    QStringLiteral("gshadow"), QStringLiteral("gshadow-"), QStringLiteral("sudoers"),
+    QStringLiteral("sudoers.d"), QStringLiteral("ssh"), QStringLiteral("mcp-gateway") };
 constexpr int MetricsIntervalMs = 5000;
 
 // --- /proc reading ---
@@ -68,7 +68,8 @@ bool readStat(qint64 pid, ProcStat *out)
 QList<qint64> allPids()
 {
     QList<qint64> pids;
-    const QStringList entries = QDir(QStringLiteral("/proc")).entryList(QDir::Dirs | QDir::NoDotAndDotDot);
+    const QStringList entries
+        = QDir(QStringLiteral("/proc")).entryList(QDir::Dirs | QDir::NoDotAndDotDot);
     for (const QString &entry : entries) {
         bool ok = false;
         const qint64 pid = entry.toLongLong(&ok);
@@ -114,15 +115,24 @@ QString signalStatus(int signal)
 {
     // Go's os.ProcessState wording, as envd reports it.
     switch (signal) {
-    case SIGKILL: return QStringLiteral("signal: killed");
-    case SIGTERM: return QStringLiteral("signal: terminated");
-    case SIGINT: return QStringLiteral("signal: interrupt");
-    case SIGHUP: return QStringLiteral("signal: hangup");
-    case SIGQUIT: return QStringLiteral("signal: quit");
-    case SIGABRT: return QStringLiteral("signal: aborted");
-    case SIGSEGV: return QStringLiteral("signal: segmentation fault");
-    case SIGPIPE: return QStringLiteral("signal: broken pipe");
-    default: return QStringLiteral("signal: %1").arg(signal);
+    case SIGKILL:
+        return QStringLiteral("signal: killed");
+    case SIGTERM:
+        return QStringLiteral("signal: terminated");
+    case SIGINT:
+        return QStringLiteral("signal: interrupt");
+    case SIGHUP:
+        return QStringLiteral("signal: hangup");
+    case SIGQUIT:
+        return QStringLiteral("signal: quit");
+    case SIGABRT:
+        return QStringLiteral("signal: aborted");
+    case SIGSEGV:
+        return QStringLiteral("signal: segmentation fault");
+    case SIGPIPE:
+        return QStringLiteral("signal: broken pipe");
+    default:
+        return QStringLiteral("signal: %1").arg(signal);
     }
 }
 
@@ -134,15 +144,9 @@ void detachChild()
     ::prctl(PR_SET_PDEATHSIG, SIGKILL);
 }
 
-QString nsenterPath()
-{
-    return QStandardPaths::findExecutable(QStringLiteral("nsenter"));
-}
+QString nsenterPath() { return QStandardPaths::findExecutable(QStringLiteral("nsenter")); }
 
-QString bwrapPath()
-{
-    return QStandardPaths::findExecutable(QStringLiteral("bwrap"));
-}
+QString bwrapPath() { return QStandardPaths::findExecutable(QStringLiteral("bwrap")); }
 
 } // namespace
 
@@ -153,29 +157,28 @@ QString isolationName(Isolation isolation)
 
 QJsonObject MetricSample::toJson() const
 {
-    return QJsonObject{
-        {QStringLiteral("timestamp"), timestamp.toUTC().toString(Qt::ISODateWithMs)},
-        {QStringLiteral("timestampUnix"), timestamp.toSecsSinceEpoch()},
-        {QStringLiteral("cpuCount"), cpuCount},
-        {QStringLiteral("cpuUsedPct"), cpuUsedPct},
-        {QStringLiteral("memUsed"), memUsed},
-        {QStringLiteral("memTotal"), memTotal},
-        {QStringLiteral("memCache"), memCache},
-        {QStringLiteral("diskUsed"), diskUsed},
-        {QStringLiteral("diskTotal"), diskTotal},
+    return QJsonObject {
+        { QStringLiteral("timestamp"), timestamp.toUTC().toString(Qt::ISODateWithMs) },
+        { QStringLiteral("timestampUnix"), timestamp.toSecsSinceEpoch() },
+        { QStringLiteral("cpuCount"), cpuCount },
+        { QStringLiteral("cpuUsedPct"), cpuUsedPct },
+        { QStringLiteral("memUsed"), memUsed },
+        { QStringLiteral("memTotal"), memTotal },
+        { QStringLiteral("memCache"), memCache },
+        { QStringLiteral("diskUsed"), diskUsed },
+        { QStringLiteral("diskTotal"), diskTotal },
     };
 }
 
 // ---------------------------------------------------------------- SandboxProcess
 
-SandboxProcess::SandboxProcess(sd::ProcessConfig config, QString tag, bool stdinOpen,
-                               QObject *parent)
+SandboxProcess::SandboxProcess(
+    sd::ProcessConfig config, QString tag, bool stdinOpen, QObject *parent)
     : QObject(parent)
     , m_config(std::move(config))
     , m_tag(std::move(tag))
     , m_stdinOpen(stdinOpen)
-{
-}
+{ }
 
 QString SandboxProcess::safeCommand() const
 {
@@ -186,15 +189,15 @@ QString SandboxProcess::safeCommand() const
     if (c >= 0 && c + 1 < m_config.args.size()) {
         const QString script = m_config.args.at(c + 1).trimmed();
         const QString first = script.section(QLatin1Char(' '), 0, 0);
-        name += QStringLiteral(" -c \"%1%2\"").arg(first, script.contains(QLatin1Char(' '))
-                                                             ? QStringLiteral(" …")
-                                                             : QString());
+        name += QStringLiteral(" -c \"%1%2\"")
+                    .arg(first,
+                        script.contains(QLatin1Char(' ')) ? QStringLiteral(" …") : QString());
     }
     return name;
 }
 
 void SandboxProcess::launch(const QString &program, const QStringList &arguments,
-                            const QProcessEnvironment &env, const QString &workingDir)
+    const QProcessEnvironment &env, const QString &workingDir)
 {
     m_process = new QProcess(this);
     m_process->setProgram(program);
@@ -292,21 +295,16 @@ void SandboxProcess::sendSignal(int signal)
 // ---------------------------------------------------------------- SandboxRuntime
 
 SandboxRuntime::SandboxRuntime(SandboxRuntimeConfig config, Isolation isolation, QString root,
-                               QString gatewayBinDir, QObject *parent)
+    QString gatewayBinDir, QObject *parent)
     : QObject(parent)
     , m_config(std::move(config))
     , m_isolation(isolation)
     , m_fs(std::move(root))
     , m_gatewayBinDir(std::move(gatewayBinDir))
 {
-    m_metricsTimer.setInterval(MetricsIntervalMs);
-    connect(&m_metricsTimer, &QTimer::timeout, this, &SandboxRuntime::sampleMetrics);
 }
 
-SandboxRuntime::~SandboxRuntime()
-{
-    stop(tr("the sandbox was removed"));
-}
+SandboxRuntime::~SandboxRuntime() { stop(tr("the sandbox was removed")); }
 
 bool SandboxRuntime::prepare(QString *error)
 {
@@ -318,25 +316,29 @@ bool SandboxRuntime::prepare(QString *error)
     }
     if (!m_fs.create(profile, error))
         return false;
-    // The jail starts with the first process: a sandbox that never runs anything
-    // (most of a control-plane test's hundreds) costs no processes at all.
-    sampleMetrics();
-    m_metricsTimer.start();
+    // The jail starts with the first process: a sandbox nobody runs anything in
+    // costs a directory, not a process.
+    addSample(0, 0);
     return true;
 }
 
 void SandboxRuntime::startJail()
 {
-    QStringList args{
-        QStringLiteral("--ro-bind"), QStringLiteral("/usr"), QStringLiteral("/usr"),
+    QStringList args {
+        QStringLiteral("--ro-bind"),
+        QStringLiteral("/usr"),
+        QStringLiteral("/usr"),
     };
-    for (const char *link : {"bin", "sbin", "lib", "lib64", "lib32", "libx32"}) {
+    for (const char *link : { "bin", "sbin", "lib", "lib64", "lib32", "libx32" }) {
         const QString host = QStringLiteral("/") + QLatin1String(link);
         if (QFileInfo::exists(QStringLiteral("/usr/") + QLatin1String(link)))
-            args << QStringLiteral("--symlink") << QStringLiteral("usr/") + QLatin1String(link) << host;
+            args << QStringLiteral("--symlink") << QStringLiteral("usr/") + QLatin1String(link)
+                 << host;
     }
     // /etc read-only, entry by entry, so /etc/mcp-gateway can be the sandbox's own.
-    const QStringList etc = QDir(QStringLiteral("/etc")).entryList(QDir::AllEntries | QDir::NoDotAndDotDot | QDir::Hidden | QDir::System);
+    const QStringList etc
+        = QDir(QStringLiteral("/etc"))
+              .entryList(QDir::AllEntries | QDir::NoDotAndDotDot | QDir::Hidden | QDir::System);
     for (const QString &entry : etc) {
         if (HiddenEtc.contains(entry))
             continue;
@@ -351,10 +353,9 @@ void SandboxRuntime::startJail()
     if (m_config.templateId == QLatin1String("mcp-gateway") && !m_gatewayBinDir.isEmpty())
         args << QStringLiteral("--ro-bind") << QFileInfo(gateway).canonicalFilePath()
              << JailGatewayDir + QStringLiteral("/mcp-gateway");
-    args << QStringLiteral("--proc") << QStringLiteral("/proc")
-         << QStringLiteral("--dev") << QStringLiteral("/dev")
-         << QStringLiteral("--unshare-pid") << QStringLiteral("--unshare-ipc")
-         << QStringLiteral("--die-with-parent")
+    args << QStringLiteral("--proc") << QStringLiteral("/proc") << QStringLiteral("--dev")
+         << QStringLiteral("/dev") << QStringLiteral("--unshare-pid")
+         << QStringLiteral("--unshare-ipc") << QStringLiteral("--die-with-parent")
          << QStringLiteral("--chdir") << QStringLiteral("/home/user");
     if (!m_config.allowInternetAccess)
         args << QStringLiteral("--unshare-net");
@@ -398,6 +399,7 @@ void SandboxRuntime::onJailOutput()
         m_jail->kill();
         return;
     }
+    m_pidNamespace = pidNamespaceOf(m_jailInit);
     qCInfo(lcLocal) << "sandbox" << sandboxId() << "jail ready, init pid" << m_jailInit;
     const auto pending = std::exchange(m_pending, {});
     for (const QPointer<SandboxProcess> &process : pending) {
@@ -450,30 +452,29 @@ QProcessEnvironment SandboxRuntime::environmentFor(const sd::ProcessConfig &conf
     return env;
 }
 
-SandboxProcess *SandboxRuntime::start(const sd::ProcessConfig &config, const QString &tag,
-                                      bool stdinOpen)
+SandboxProcess *SandboxRuntime::start(
+    const sd::ProcessConfig &config, const QString &tag, bool stdinOpen)
 {
     auto *process = new SandboxProcess(config, tag, stdinOpen, nullptr);
     m_processes.append(process);
-    m_ranProcesses = true;
     connect(process, &SandboxProcess::started, this, [this, process](quint32 pid) {
         qCInfo(lcLocal) << "sandbox" << sandboxId() << "process started" << process->safeCommand()
                         << "pid" << pid;
         Q_EMIT processStarted(pid, process->safeCommand());
     });
     connect(process, &SandboxProcess::ended, this,
-            [this, process](int exitCode, bool, const QString &status) {
-                qCInfo(lcLocal) << "sandbox" << sandboxId() << "process" << process->pid()
-                                << "ended:" << status;
-                m_processes.removeAll(process);
-                Q_EMIT processEnded(process->pid(), process->safeCommand(), exitCode, status);
-            });
+        [this, process](int exitCode, bool, const QString &status) {
+            qCInfo(lcLocal) << "sandbox" << sandboxId() << "process" << process->pid()
+                            << "ended:" << status;
+            m_processes.removeAll(process);
+            Q_EMIT processEnded(process->pid(), process->safeCommand(), exitCode, status);
+        });
     if (m_stopped) {
         QTimer::singleShot(0, process, [process] { process->fail(tr("the sandbox was killed")); });
     } else if (m_isolation == Isolation::Bwrap && !m_jailInit) {
-        if (!m_jail && m_jailError.isEmpty())
-            startJail();
-        if (m_jail && m_jailError.isEmpty()) {
+        if (m_jailError.isEmpty()) {
+            if (!m_jail)
+                startJail();
             m_pending.append(process);
         } else {
             const QString error = m_jailError;
@@ -490,9 +491,9 @@ void SandboxRuntime::launch(SandboxProcess *process)
     const sd::ProcessConfig &config = process->config();
     const QString cwd = config.cwd.isEmpty() ? QStringLiteral("/home/user") : config.cwd;
     if (m_isolation == Isolation::Bwrap) {
-        QStringList args{QStringLiteral("--target"), QString::number(m_jailInit),
-                         QStringLiteral("--mount"), QStringLiteral("--pid"),
-                         QStringLiteral("--ipc"), QStringLiteral("--root"), QStringLiteral("--wd")};
+        QStringList args { QStringLiteral("--target"), QString::number(m_jailInit),
+            QStringLiteral("--mount"), QStringLiteral("--pid"), QStringLiteral("--ipc"),
+            QStringLiteral("--root"), QStringLiteral("--wd") };
         if (!m_config.allowInternetAccess)
             args << QStringLiteral("--net");
         if (::geteuid() != 0) {
@@ -500,9 +501,11 @@ void SandboxRuntime::launch(SandboxProcess *process)
             args << QStringLiteral("--user") << QStringLiteral("--preserve-credentials");
         }
         // The working directory is only reachable inside the jail: env changes to it there.
-        const QString absCwd = cwd.startsWith(QLatin1Char('/')) ? cwd : QStringLiteral("/home/user/") + cwd;
+        const QString absCwd
+            = cwd.startsWith(QLatin1Char('/')) ? cwd : QStringLiteral("/home/user/") + cwd;
         args << QStringLiteral("--") << QStringLiteral("/usr/bin/env")
-             << QStringLiteral("--chdir=") + absCwd << QStringLiteral("--") << config.cmd << config.args;
+             << QStringLiteral("--chdir=") + absCwd << QStringLiteral("--") << config.cmd
+             << config.args;
         process->launch(nsenterPath(), args, environmentFor(config), m_fs.home());
     } else {
         const QString dir = m_fs.hostPath(cwd);
@@ -538,18 +541,16 @@ SandboxProcess *SandboxRuntime::findByTag(const QString &tag) const
     return nullptr;
 }
 
-QString SandboxRuntime::pidNamespace() const
+QString SandboxRuntime::pidNamespace() const { return m_jailInit > 0 ? m_pidNamespace : QString(); }
+
+QString SandboxRuntime::metricsKey() const
 {
-    return m_jailInit > 0 ? pidNamespaceOf(m_jailInit) : QString();
+    return m_isolation == Isolation::Bwrap ? pidNamespace() : m_config.sandboxId;
 }
 
 QList<qint64> SandboxRuntime::sandboxPids() const
 {
     QList<qint64> out;
-    // Scanning /proc is the expensive part of metrics, pause and kill; a sandbox
-    // that never started a process has nothing to find.
-    if (!m_ranProcesses)
-        return out;
     if (m_isolation == Isolation::Bwrap) {
         const QString ns = pidNamespace();
         if (ns.isEmpty())
@@ -590,13 +591,14 @@ QList<sd::ProcessInfo> SandboxRuntime::listProcesses() const
         if (pid == m_jailInit || !readStat(pid, &stat))
             continue;
         const bool orphan = m_isolation == Isolation::Bwrap
-                                ? stat.ppid == m_jailInit
-                                : !members.contains(stat.ppid) && !known.contains(stat.ppid);
+            ? stat.ppid == m_jailInit
+            : !members.contains(stat.ppid) && !known.contains(stat.ppid);
         if (!orphan || known.contains(pid))
             continue;
         const QStringList argv = cmdline(pid);
         // The jail's own placeholder is not a process of the user's.
-        if (argv.isEmpty() || argv == QStringList{QStringLiteral("sleep"), QStringLiteral("infinity")})
+        if (argv.isEmpty()
+            || argv == QStringList { QStringLiteral("sleep"), QStringLiteral("infinity") })
             continue;
         sd::ProcessInfo info;
         info.config.cmd = argv.first();
@@ -652,7 +654,6 @@ void SandboxRuntime::stop(const QString &reason)
     if (m_stopped)
         return;
     m_stopped = true;
-    m_metricsTimer.stop();
     Q_EMIT stopping(reason);
     const QList<qint64> pids = sandboxPids();
     // Freeze first so nothing forks away between the scan and the kill.
@@ -690,27 +691,21 @@ void SandboxRuntime::stop(const QString &reason)
     qCInfo(lcLocal) << "sandbox" << sandboxId() << "stopped:" << reason;
 }
 
-void SandboxRuntime::sampleMetrics()
+void SandboxRuntime::addSample(qint64 ticks, qint64 rss)
 {
+    if (m_stopped)
+        return;
     MetricSample sample;
     sample.timestamp = QDateTime::currentDateTimeUtc();
     sample.cpuCount = m_config.cpuCount > 0 ? m_config.cpuCount : QThread::idealThreadCount();
-    qint64 ticks = 0;
-    qint64 rss = 0;
-    for (qint64 pid : sandboxPids()) {
-        ProcStat stat;
-        if (readStat(pid, &stat)) {
-            ticks += stat.cpuTicks;
-            rss += stat.rssPages;
-        }
-    }
     sample.memUsed = rss * ::sysconf(_SC_PAGESIZE);
     sample.memTotal = m_config.memoryBytes > 0
-                          ? m_config.memoryBytes
-                          : qint64(::sysconf(_SC_PHYS_PAGES)) * ::sysconf(_SC_PAGESIZE);
+        ? m_config.memoryBytes
+        : qint64(::sysconf(_SC_PHYS_PAGES)) * ::sysconf(_SC_PAGESIZE);
     if (m_lastCpuTicks >= 0 && m_lastCpuTime.isValid()) {
         const double seconds = m_lastCpuTime.msecsTo(sample.timestamp) / 1000.0;
-        const double used = double(qMax<qint64>(0, ticks - m_lastCpuTicks)) / ::sysconf(_SC_CLK_TCK);
+        const double used
+            = double(qMax<qint64>(0, ticks - m_lastCpuTicks)) / ::sysconf(_SC_CLK_TCK);
         if (seconds > 0)
             sample.cpuUsedPct = qMin(100.0, 100.0 * used / (seconds * sample.cpuCount));
     }
@@ -724,11 +719,7 @@ void SandboxRuntime::sampleMetrics()
 
 // ---------------------------------------------------------------- ProcessRunner
 
-
-bool ProcessRunner::bwrapAvailable()
-{
-    return !bwrapPath().isEmpty() && !nsenterPath().isEmpty();
-}
+bool ProcessRunner::bwrapAvailable() { return !bwrapPath().isEmpty() && !nsenterPath().isEmpty(); }
 
 bool ProcessRunner::probeBwrap(QString *error)
 {
@@ -738,13 +729,13 @@ bool ProcessRunner::probeBwrap(QString *error)
     }
     QProcess probe;
     probe.start(bwrapPath(),
-                {QStringLiteral("--ro-bind"), QStringLiteral("/usr"), QStringLiteral("/usr"),
-                 QStringLiteral("--symlink"), QStringLiteral("usr/bin"), QStringLiteral("/bin"),
-                 QStringLiteral("--symlink"), QStringLiteral("usr/lib"), QStringLiteral("/lib"),
-                 QStringLiteral("--symlink"), QStringLiteral("usr/lib64"), QStringLiteral("/lib64"),
-                 QStringLiteral("--proc"), QStringLiteral("/proc"), QStringLiteral("--dev"),
-                 QStringLiteral("/dev"), QStringLiteral("--unshare-pid"),
-                 QStringLiteral("--die-with-parent"), QStringLiteral("/bin/true")});
+        { QStringLiteral("--ro-bind"), QStringLiteral("/usr"), QStringLiteral("/usr"),
+            QStringLiteral("--symlink"), QStringLiteral("usr/bin"), QStringLiteral("/bin"),
+            QStringLiteral("--symlink"), QStringLiteral("usr/lib"), QStringLiteral("/lib"),
+            QStringLiteral("--symlink"), QStringLiteral("usr/lib64"), QStringLiteral("/lib64"),
+            QStringLiteral("--proc"), QStringLiteral("/proc"), QStringLiteral("--dev"),
+            QStringLiteral("/dev"), QStringLiteral("--unshare-pid"),
+            QStringLiteral("--die-with-parent"), QStringLiteral("/bin/true") });
     if (!probe.waitForFinished(10000) || probe.exitStatus() != QProcess::NormalExit
         || probe.exitCode() != 0) {
         *error = tr("bwrap cannot build a jail here: %1")
@@ -777,13 +768,63 @@ ProcessRunner::ProcessRunner(Options options, QObject *parent)
     }
 }
 
+void ProcessRunner::sampleAll()
+{
+    m_runtimes.removeAll(nullptr);
+    QHash<QString, QPair<qint64, qint64>> usage; // metrics key -> cpu ticks, rss pages
+    for (const QPointer<SandboxRuntime> &runtime : std::as_const(m_runtimes)) {
+        const QString key = runtime->metricsKey();
+        if (!key.isEmpty())
+            usage.insert(key, {0, 0});
+    }
+    // One pass over /proc for every sandbox: sandboxes times processes would not scale.
+    if (!usage.isEmpty()) {
+        const QByteArray marker = '\0' + SandboxMarker.toLatin1() + '=';
+        for (qint64 pid : allPids()) {
+            QString key;
+            if (m_options.isolation == Isolation::Bwrap) {
+                key = pidNamespaceOf(pid);
+            } else {
+                QFile environ(QStringLiteral("/proc/%1/environ").arg(pid));
+                if (!environ.open(QIODevice::ReadOnly))
+                    continue;
+                const QByteArray env = '\0' + environ.readAll();
+                const qsizetype at = env.indexOf(marker);
+                if (at < 0)
+                    continue;
+                const qsizetype start = at + marker.size();
+                const qsizetype end = env.indexOf('\0', start);
+                key = QString::fromLatin1(env.mid(start, end < 0 ? -1 : end - start));
+            }
+            auto it = usage.find(key);
+            ProcStat stat;
+            if (it == usage.end() || !readStat(pid, &stat))
+                continue;
+            it->first += stat.cpuTicks;
+            it->second += stat.rssPages;
+        }
+    }
+    for (const QPointer<SandboxRuntime> &runtime : std::as_const(m_runtimes)) {
+        const auto [ticks, rss] = usage.value(runtime->metricsKey(), {0, 0});
+        runtime->addSample(ticks, rss);
+    }
+}
+
 SandboxRuntime *ProcessRunner::create(const SandboxRuntimeConfig &config, QString *error)
 {
-    const QString root = QDir(m_options.stateDir).filePath(QStringLiteral("sandboxes/") + config.sandboxId);
+    const QString root
+        = QDir(m_options.stateDir).filePath(QStringLiteral("sandboxes/") + config.sandboxId);
     auto *runtime = new SandboxRuntime(config, m_options.isolation, root, m_gatewayDir, nullptr);
     if (!runtime->prepare(error)) {
         delete runtime;
         return nullptr;
+    }
+    m_runtimes.append(runtime);
+    if (!m_metricsTimer.isActive()) {
+        m_metricsTimer.setInterval(MetricsIntervalMs);
+        connect(&m_metricsTimer, &QTimer::timeout, this, &ProcessRunner::sampleAll,
+            Qt::UniqueConnection);
+        m_metricsTimer.start();
     }
     return runtime;
 }

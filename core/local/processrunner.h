@@ -15,8 +15,9 @@
 namespace sd::local {
 
 /// How a sandbox's processes are kept apart from the host.
-enum class Isolation {
-    None,  ///< processes run unjailed in the sandbox directory
+enum class Isolation
+{
+    None, ///< processes run unjailed in the sandbox directory
     Bwrap, ///< one bubblewrap jail per sandbox (own mount and PID namespace)
 };
 QString isolationName(Isolation isolation);
@@ -88,7 +89,7 @@ private:
     friend class SandboxRuntime;
     SandboxProcess(sd::ProcessConfig config, QString tag, bool stdinOpen, QObject *parent);
     void launch(const QString &program, const QStringList &arguments,
-                const QProcessEnvironment &env, const QString &workingDir);
+        const QProcessEnvironment &env, const QString &workingDir);
     void fail(const QString &reason);
     void onFinished(int exitCode, QProcess::ExitStatus status);
 
@@ -147,10 +148,9 @@ public:
     /// first. Idempotent.
     void stop(const QString &reason);
 
-    /// Samples kept since the sandbox started (every 5 s), oldest first.
+    /// Samples kept since the sandbox started (every 5 s, taken by the
+    /// ProcessRunner), oldest first.
     QList<MetricSample> metrics() const { return m_metrics; }
-    /// Takes a sample now (also done by the timer).
-    void sampleMetrics();
 
     /// Host pids of every process of the sandbox (jail included).
     QList<qint64> sandboxPids() const;
@@ -164,7 +164,7 @@ Q_SIGNALS:
 private:
     friend class ProcessRunner;
     SandboxRuntime(SandboxRuntimeConfig config, Isolation isolation, QString root,
-                   QString gatewayBinDir, QObject *parent);
+        QString gatewayBinDir, QObject *parent);
     bool prepare(QString *error);
     void startJail();
     void onJailOutput();
@@ -172,21 +172,25 @@ private:
     void launch(SandboxProcess *process);
     QProcessEnvironment environmentFor(const sd::ProcessConfig &config) const;
     QString pidNamespace() const;
+    /// What ties a host process to this sandbox in a /proc scan: the jail's PID
+    /// namespace, or the sandbox ID in the marker variable.
+    QString metricsKey() const;
+    /// Adds a sample from the CPU ticks and resident pages of all its processes.
+    void addSample(qint64 ticks, qint64 rssPages);
 
     SandboxRuntimeConfig m_config;
     Isolation m_isolation;
     SandboxFs m_fs;
     QString m_gatewayBinDir;
     QPointer<QProcess> m_jail;
-    qint64 m_jailPid = 0;   ///< the outer bwrap
-    qint64 m_jailInit = 0;  ///< pid 1 of the sandbox's namespace (host pid)
+    qint64 m_jailPid = 0; ///< the outer bwrap
+    qint64 m_jailInit = 0; ///< pid 1 of the sandbox's namespace (host pid)
     QString m_jailError;
     QList<QPointer<SandboxProcess>> m_processes;
     QList<QPointer<SandboxProcess>> m_pending; ///< waiting for the jail
     bool m_paused = false;
     bool m_stopped = false;
-    bool m_ranProcesses = false; ///< a process was ever started (else nothing to scan)
-    QTimer m_metricsTimer;
+    QString m_pidNamespace; ///< "pid:[inode]" of the jail
     QList<MetricSample> m_metrics;
     qint64 m_lastCpuTicks = -1;
     QDateTime m_lastCpuTime;
@@ -220,7 +224,11 @@ public:
     SandboxRuntime *create(const SandboxRuntimeConfig &config, QString *error);
 
 private:
+    void sampleAll();
+
     Options m_options;
+    QList<QPointer<SandboxRuntime>> m_runtimes;
+    QTimer m_metricsTimer;
     QString m_gatewayDir; ///< holds only a link to mcp-gateway; empty when there is none
 };
 

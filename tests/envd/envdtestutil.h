@@ -20,21 +20,23 @@ struct HttpResult
 {
     int status = 0;
     QByteArray body;
-    QJsonValue json() const { return QJsonDocument::fromJson(body).isArray()
-                                         ? QJsonValue(QJsonDocument::fromJson(body).array())
-                                         : QJsonValue(QJsonDocument::fromJson(body).object()); }
+    QJsonValue json() const
+    {
+        return QJsonDocument::fromJson(body).isArray()
+            ? QJsonValue(QJsonDocument::fromJson(body).array())
+            : QJsonValue(QJsonDocument::fromJson(body).object());
+    }
 };
 
 inline HttpResult apiCall(QNetworkAccessManager *nam, LocalBackend *backend, const QByteArray &verb,
-                          const QString &path, const QJsonObject &body = {}, int timeoutMs = 30000)
+    const QString &path, const QJsonObject &body = {}, int timeoutMs = 30000)
 {
     QNetworkRequest request(backend->url().resolved(QUrl(path)));
     request.setRawHeader("X-API-Key", backend->apiKey().toUtf8());
     request.setHeader(QNetworkRequest::ContentTypeHeader, QByteArrayLiteral("application/json"));
     QNetworkReply *reply = nam->sendCustomRequest(request, verb,
-                                                  verb == "GET" || verb == "DELETE"
-                                                      ? QByteArray()
-                                                      : QJsonDocument(body).toJson(QJsonDocument::Compact));
+        verb == "GET" || verb == "DELETE" ? QByteArray()
+                                          : QJsonDocument(body).toJson(QJsonDocument::Compact));
     QSignalSpy spy(reply, &QNetworkReply::finished);
     if (!reply->isFinished())
         spy.wait(timeoutMs);
@@ -53,8 +55,7 @@ struct TestSandbox
 };
 
 inline TestSandbox createSandbox(QNetworkAccessManager *nam, LocalBackend *backend,
-                                 const QString &templateId = QStringLiteral("base"),
-                                 const QJsonObject &extra = {})
+    const QString &templateId = QStringLiteral("base"), const QJsonObject &extra = {})
 {
     QJsonObject body = extra;
     body.insert(QStringLiteral("templateID"), templateId);
@@ -62,8 +63,8 @@ inline TestSandbox createSandbox(QNetworkAccessManager *nam, LocalBackend *backe
     if (result.status != 201)
         qWarning() << "create sandbox:" << result.status << result.body;
     const QJsonObject json = result.json().toObject();
-    return {json.value(QStringLiteral("sandboxID")).toString(),
-            json.value(QStringLiteral("envdAccessToken")).toString()};
+    return { json.value(QStringLiteral("sandboxID")).toString(),
+        json.value(QStringLiteral("envdAccessToken")).toString() };
 }
 
 inline EnvdTarget targetFor(LocalBackend *backend, const TestSandbox &sandbox)

@@ -16,18 +16,18 @@ private:
     std::unique_ptr<LocalBackend> m_backend;
     QNetworkAccessManager m_nam;
 
-    TestSandbox newSandbox(const QString &templateId = QStringLiteral("base"), const QJsonObject &extra = {})
+    TestSandbox newSandbox(
+        const QString &templateId = QStringLiteral("base"), const QJsonObject &extra = {})
     {
         return createSandbox(&m_nam, m_backend.get(), templateId, extra);
     }
 
     // Runs `script` with bash -l -c and returns the finished job (owned by the caller).
     std::unique_ptr<StartProcessJob> run(const TestSandbox &sandbox, const QString &script,
-                                         const QMap<QString, QString> &envs = {},
-                                         const QString &cwd = {})
+        const QMap<QString, QString> &envs = {}, const QString &cwd = {})
     {
         auto job = std::make_unique<StartProcessJob>(&m_nam, targetFor(m_backend.get(), sandbox),
-                                                     StartProcessJob::shellCommand(script, envs, cwd));
+            StartProcessJob::shellCommand(script, envs, cwd));
         job->setConnectTimeoutMs(120000);
         runJob(job.get(), 120000);
         return job;
@@ -36,7 +36,8 @@ private:
 private Q_SLOTS:
     void initTestCase()
     {
-        m_backend = std::make_unique<LocalBackend>(QStringList{QStringLiteral("--fault-injection")});
+        m_backend
+            = std::make_unique<LocalBackend>(QStringList { QStringLiteral("--fault-injection") });
         QVERIFY2(m_backend->start(), qPrintable(m_backend->errorString()));
     }
 
@@ -49,8 +50,9 @@ private Q_SLOTS:
         QTest::addColumn<QString>("stderrPart");
         QTest::newRow("success") << QStringLiteral("true") << 0 << QString();
         QTest::newRow("failure") << QStringLiteral("exit 1") << 1 << QString();
-        QTest::newRow("command not found") << QStringLiteral("no-such-command-here")
-                                           << 127 << QStringLiteral("no-such-command-here: command not found");
+        QTest::newRow("command not found")
+            << QStringLiteral("no-such-command-here") << 127
+            << QStringLiteral("no-such-command-here: command not found");
     }
 
     void exitCodes()
@@ -66,13 +68,15 @@ private Q_SLOTS:
         QCOMPARE(job->exitCode(), exitCode);
         QVERIFY(job->exited());
         QCOMPARE(job->status(), QStringLiteral("exit status %1").arg(exitCode));
-        QVERIFY2(QString::fromUtf8(job->stderrData()).contains(stderrPart), job->stderrData().constData());
+        QVERIFY2(QString::fromUtf8(job->stderrData()).contains(stderrPart),
+            job->stderrData().constData());
     }
 
     void stdoutAndStderrApartAndInOrder()
     {
         const TestSandbox sandbox = newSandbox();
-        auto job = run(sandbox, QStringLiteral("for i in $(seq 1 200); do echo out$i; echo err$i >&2; done"));
+        auto job = run(
+            sandbox, QStringLiteral("for i in $(seq 1 200); do echo out$i; echo err$i >&2; done"));
         QVERIFY2(!job->hasError(), qPrintable(job->error().message()));
         QByteArray expectedOut;
         QByteArray expectedErr;
@@ -88,8 +92,8 @@ private Q_SLOTS:
     {
         const TestSandbox sandbox = newSandbox();
         StartProcessJob job(&m_nam, targetFor(m_backend.get(), sandbox),
-                            StartProcessJob::shellCommand(QStringLiteral(
-                                "for i in 1 2 3 4 5; do echo tick$i; sleep 0.5; done")));
+            StartProcessJob::shellCommand(
+                QStringLiteral("for i in 1 2 3 4 5; do echo tick$i; sleep 0.5; done")));
         job.setAutoDelete(false);
         int chunks = 0;
         bool firstBeforeEnd = false;
@@ -123,14 +127,17 @@ private Q_SLOTS:
     void envsAndCwd()
     {
         const TestSandbox sandbox = newSandbox(QStringLiteral("base"),
-                                               QJsonObject{{QStringLiteral("envVars"),
-                                                            QJsonObject{{QStringLiteral("FROM_SANDBOX"), QStringLiteral("one")},
-                                                                        {QStringLiteral("BOTH"), QStringLiteral("sandbox")}}}});
-        auto mkdir = run(sandbox, QStringLiteral("mkdir -p /home/user/work/deep && echo made > /home/user/work/file"));
+            QJsonObject { { QStringLiteral("envVars"),
+                QJsonObject { { QStringLiteral("FROM_SANDBOX"), QStringLiteral("one") },
+                    { QStringLiteral("BOTH"), QStringLiteral("sandbox") } } } });
+        auto mkdir = run(sandbox,
+            QStringLiteral("mkdir -p /home/user/work/deep && echo made > /home/user/work/file"));
         QCOMPARE(mkdir->exitCode(), 0);
-        auto job = run(sandbox, QStringLiteral("pwd; echo $FROM_SANDBOX $FROM_CALL $BOTH; cat ../file"),
-                       {{QStringLiteral("FROM_CALL"), QStringLiteral("two")}, {QStringLiteral("BOTH"), QStringLiteral("call")}},
-                       QStringLiteral("/home/user/work/deep"));
+        auto job
+            = run(sandbox, QStringLiteral("pwd; echo $FROM_SANDBOX $FROM_CALL $BOTH; cat ../file"),
+                { { QStringLiteral("FROM_CALL"), QStringLiteral("two") },
+                    { QStringLiteral("BOTH"), QStringLiteral("call") } },
+                QStringLiteral("/home/user/work/deep"));
         QVERIFY2(!job->hasError(), qPrintable(job->error().message()));
         QCOMPARE(job->stdoutData(), QByteArray("/home/user/work/deep\none two call\nmade\n"));
         auto home = run(sandbox, QStringLiteral("pwd; echo $HOME"));
@@ -141,7 +148,8 @@ private Q_SLOTS:
     {
         const TestSandbox sandbox = newSandbox();
         const EnvdTarget target = targetFor(m_backend.get(), sandbox);
-        StartProcessJob job(&m_nam, target, StartProcessJob::shellCommand(QStringLiteral("echo begin; sleep 120")));
+        StartProcessJob job(
+            &m_nam, target, StartProcessJob::shellCommand(QStringLiteral("echo begin; sleep 120")));
         job.setConnectTimeoutMs(1500);
         QVERIFY(runJob(&job, 60000));
         QVERIFY(job.hasError());
@@ -155,7 +163,8 @@ private Q_SLOTS:
     {
         const TestSandbox sandbox = newSandbox();
         const EnvdTarget target = targetFor(m_backend.get(), sandbox);
-        StartProcessJob job(&m_nam, target, StartProcessJob::shellCommand(QStringLiteral("echo running; sleep 120")));
+        StartProcessJob job(&m_nam, target,
+            StartProcessJob::shellCommand(QStringLiteral("echo running; sleep 120")));
         job.setAutoDelete(false);
         QSignalSpy out(&job, &StartProcessJob::stdoutReceived);
         QSignalSpy finished(&job, &Job::finished);
@@ -172,20 +181,22 @@ private Q_SLOTS:
     {
         const TestSandbox sandbox = newSandbox();
         StartProcessJob job(&m_nam, targetFor(m_backend.get(), sandbox),
-                            StartProcessJob::shellCommand(QStringLiteral("echo running; sleep 120")));
+            StartProcessJob::shellCommand(QStringLiteral("echo running; sleep 120")));
         job.setAutoDelete(false);
         QSignalSpy out(&job, &StartProcessJob::stdoutReceived);
         QSignalSpy finished(&job, &Job::finished);
         job.start();
         QVERIFY(out.wait(60000));
-        const HttpResult kill = apiCall(&m_nam, m_backend.get(), "DELETE", QStringLiteral("/sandboxes/") + sandbox.id);
+        const HttpResult kill = apiCall(
+            &m_nam, m_backend.get(), "DELETE", QStringLiteral("/sandboxes/") + sandbox.id);
         QCOMPARE(kill.status, 204);
         // It may already have ended while the DELETE was answered.
         QVERIFY(finished.count() == 1 || finished.wait(30000));
         QVERIFY(job.hasError());
         QCOMPARE(job.error().kind(), Error::Kind::Rpc);
         QCOMPARE(job.error().rpcCode(), QStringLiteral("unavailable"));
-        QVERIFY2(job.error().message().contains(QStringLiteral("killed")), qPrintable(job.error().message()));
+        QVERIFY2(job.error().message().contains(QStringLiteral("killed")),
+            qPrintable(job.error().message()));
         // And the sandbox's envd is gone.
         auto after = run(sandbox, QStringLiteral("true"));
         QCOMPARE(after->error().rpcCode(), QStringLiteral("not_found"));
@@ -193,24 +204,31 @@ private Q_SLOTS:
 
     void expiryEndsTheStream()
     {
-        const TestSandbox sandbox = newSandbox(QStringLiteral("base"), QJsonObject{{QStringLiteral("timeout"), 3}});
+        const TestSandbox sandbox
+            = newSandbox(QStringLiteral("base"), QJsonObject { { QStringLiteral("timeout"), 3 } });
         QVERIFY(sandbox.isValid());
         auto job = run(sandbox, QStringLiteral("echo running; sleep 120"));
         QVERIFY(job->hasError());
         QCOMPARE(job->error().rpcCode(), QStringLiteral("unavailable"));
-        QVERIFY2(job->error().message().contains(QStringLiteral("timeout expired")), qPrintable(job->error().message()));
+        QVERIFY2(job->error().message().contains(QStringLiteral("timeout expired")),
+            qPrintable(job->error().message()));
         QCOMPARE(job->stdoutData(), QByteArray("running\n"));
     }
 
     void keepAlivesWhileQuiet()
     {
         const TestSandbox sandbox = newSandbox();
-        QNetworkRequest request(m_backend->url().resolved(QUrl(QStringLiteral("/process.Process/Start"))));
+        QNetworkRequest request(
+            m_backend->url().resolved(QUrl(QStringLiteral("/process.Process/Start"))));
         targetFor(m_backend.get(), sandbox).applyHeaders(&request);
-        request.setHeader(QNetworkRequest::ContentTypeHeader, QByteArrayLiteral("application/connect+json"));
+        request.setHeader(
+            QNetworkRequest::ContentTypeHeader, QByteArrayLiteral("application/connect+json"));
         request.setRawHeader("Keepalive-Ping-Interval", "1");
-        const QJsonObject body{{QStringLiteral("process"), StartProcessJob::shellCommand(QStringLiteral("sleep 3.5; echo done")).toJson()},
-                               {QStringLiteral("stdin"), false}};
+        const QJsonObject body {
+            { QStringLiteral("process"),
+                StartProcessJob::shellCommand(QStringLiteral("sleep 3.5; echo done")).toJson() },
+            { QStringLiteral("stdin"), false }
+        };
         QNetworkReply *reply = m_nam.post(request, envd::encodeEnvelope(body));
         QSignalSpy done(reply, &QNetworkReply::finished);
         QVERIFY(done.wait(60000));
@@ -229,8 +247,10 @@ private Q_SLOTS:
         // start, at least two keep-alives while sleeping, then the output and the end.
         QVERIFY2(kinds.size() >= 6, qPrintable(kinds.join(u',')));
         QCOMPARE(kinds.first(), QStringLiteral("start"));
-        QCOMPARE(kinds.mid(1, 2), (QStringList{QStringLiteral("keepalive"), QStringLiteral("keepalive")}));
-        QCOMPARE(kinds.mid(kinds.size() - 3), (QStringList{QStringLiteral("data"), QStringLiteral("end"), QStringLiteral("eos")}));
+        QCOMPARE(kinds.mid(1, 2),
+            (QStringList { QStringLiteral("keepalive"), QStringLiteral("keepalive") }));
+        QCOMPARE(kinds.mid(kinds.size() - 3),
+            (QStringList { QStringLiteral("data"), QStringLiteral("end"), QStringLiteral("eos") }));
     }
 
     void fiftyConcurrentStreams()
@@ -240,9 +260,9 @@ private Q_SLOTS:
         std::vector<std::unique_ptr<StartProcessJob>> jobs;
         int done = 0;
         for (int i = 0; i < 50; ++i) {
-            auto job = std::make_unique<StartProcessJob>(
-                &m_nam, target,
-                StartProcessJob::shellCommand(QStringLiteral("echo first%1; sleep 1; echo second%1").arg(i)));
+            auto job = std::make_unique<StartProcessJob>(&m_nam, target,
+                StartProcessJob::shellCommand(
+                    QStringLiteral("echo first%1; sleep 1; echo second%1").arg(i)));
             job->setAutoDelete(false);
             connect(job.get(), &Job::finished, this, [&done] { ++done; });
             job->start();
@@ -260,7 +280,8 @@ private Q_SLOTS:
     {
         const TestSandbox sandbox = newSandbox();
         const EnvdTarget target = targetFor(m_backend.get(), sandbox);
-        StartProcessJob cat(&m_nam, target, ProcessConfig{QStringLiteral("/bin/cat"), {}, {}, {}});
+        StartProcessJob cat(
+            &m_nam, target, ProcessConfig { QStringLiteral("/bin/cat"), {}, {}, {} });
         cat.setTag(QStringLiteral("the-cat"));
         cat.setStdin(true);
         cat.setAutoDelete(false);
@@ -272,7 +293,8 @@ private Q_SLOTS:
 
         // Listed with its config and tag.
         const QList<ProcessInfo> listed = listProcesses(&m_nam, target);
-        auto it = std::find_if(listed.cbegin(), listed.cend(), [&](const ProcessInfo &p) { return p.pid == cat.pid(); });
+        auto it = std::find_if(listed.cbegin(), listed.cend(),
+            [&](const ProcessInfo &p) { return p.pid == cat.pid(); });
         QVERIFY(it != listed.cend());
         QCOMPARE(it->tag, QStringLiteral("the-cat"));
         QCOMPARE(it->config.cmd, QStringLiteral("/bin/cat"));
@@ -290,7 +312,8 @@ private Q_SLOTS:
         attach.start();
         QVERIFY(attached.wait(30000));
         QCOMPARE(attach.pid(), cat.pid());
-        SendInputJob again(&m_nam, target, ProcessSelector::byTag(QStringLiteral("the-cat")), "again\n");
+        SendInputJob again(
+            &m_nam, target, ProcessSelector::byTag(QStringLiteral("the-cat")), "again\n");
         QVERIFY(runJob(&again));
         QVERIFY(!again.hasError());
         QTRY_COMPARE_WITH_TIMEOUT(attach.stdoutData(), QByteArray("again\n"), 30000);
@@ -307,7 +330,8 @@ private Q_SLOTS:
         QCOMPARE(attach.exitCode(), 0);
 
         // Unknown process.
-        SendSignalJob missing(&m_nam, target, ProcessSelector::byPid(cat.pid()), SendSignalJob::Signal::Kill);
+        SendSignalJob missing(
+            &m_nam, target, ProcessSelector::byPid(cat.pid()), SendSignalJob::Signal::Kill);
         QVERIFY(runJob(&missing));
         QCOMPARE(missing.error().rpcCode(), QStringLiteral("not_found"));
     }
@@ -316,7 +340,8 @@ private Q_SLOTS:
     {
         const TestSandbox sandbox = newSandbox();
         const EnvdTarget target = targetFor(m_backend.get(), sandbox);
-        StartProcessJob owner(&m_nam, target, ProcessConfig{QStringLiteral("/bin/sleep"), {QStringLiteral("120")}, {}, {}});
+        StartProcessJob owner(&m_nam, target,
+            ProcessConfig { QStringLiteral("/bin/sleep"), { QStringLiteral("120") }, {}, {} });
         owner.setAutoDelete(false);
         QSignalSpy started(&owner, &StartProcessJob::started);
         QSignalSpy ownerDone(&owner, &Job::finished);
@@ -328,7 +353,8 @@ private Q_SLOTS:
         QCOMPARE(watcher.error().rpcCode(), QStringLiteral("deadline_exceeded"));
         QVERIFY(hasPid(listProcesses(&m_nam, target), owner.pid()));
         QCOMPARE(ownerDone.count(), 0);
-        SendSignalJob kill(&m_nam, target, ProcessSelector::byPid(owner.pid()), SendSignalJob::Signal::Kill);
+        SendSignalJob kill(
+            &m_nam, target, ProcessSelector::byPid(owner.pid()), SendSignalJob::Signal::Kill);
         QVERIFY(runJob(&kill));
         QVERIFY(!kill.hasError());
         QVERIFY(ownerDone.count() == 1 || ownerDone.wait(30000));
@@ -339,13 +365,15 @@ private Q_SLOTS:
     {
         const TestSandbox sandbox = newSandbox();
         const EnvdTarget target = targetFor(m_backend.get(), sandbox);
-        StartProcessJob job(&m_nam, target, ProcessConfig{QStringLiteral("/bin/sleep"), {QStringLiteral("120")}, {}, {}});
+        StartProcessJob job(&m_nam, target,
+            ProcessConfig { QStringLiteral("/bin/sleep"), { QStringLiteral("120") }, {}, {} });
         job.setAutoDelete(false);
         QSignalSpy started(&job, &StartProcessJob::started);
         QSignalSpy finished(&job, &Job::finished);
         job.start();
         QVERIFY(started.wait(60000));
-        SendSignalJob term(&m_nam, target, ProcessSelector::byPid(job.pid()), SendSignalJob::Signal::Term);
+        SendSignalJob term(
+            &m_nam, target, ProcessSelector::byPid(job.pid()), SendSignalJob::Signal::Term);
         QVERIFY(runJob(&term));
         QVERIFY2(!term.hasError(), qPrintable(term.error().message()));
         QVERIFY(finished.wait(30000));
@@ -359,7 +387,8 @@ private Q_SLOTS:
         const TestSandbox sandbox = newSandbox();
         EnvdTarget badToken = targetFor(m_backend.get(), sandbox);
         badToken.accessToken = QStringLiteral("not-the-token");
-        auto job = std::make_unique<StartProcessJob>(&m_nam, badToken, StartProcessJob::shellCommand(QStringLiteral("true")));
+        auto job = std::make_unique<StartProcessJob>(
+            &m_nam, badToken, StartProcessJob::shellCommand(QStringLiteral("true")));
         QVERIFY(runJob(job.get()));
         QCOMPARE(job->error().rpcCode(), QStringLiteral("unauthenticated"));
 
@@ -373,17 +402,20 @@ private Q_SLOTS:
         QVERIFY(runJob(&list2));
         QCOMPARE(list2.error().rpcCode(), QStringLiteral("unauthenticated"));
 
-        TestSandbox unknown{QStringLiteral("nosuchsandbox0000000"), sandbox.token};
-        StartProcessJob missing(&m_nam, targetFor(m_backend.get(), unknown), StartProcessJob::shellCommand(QStringLiteral("true")));
+        TestSandbox unknown { QStringLiteral("nosuchsandbox0000000"), sandbox.token };
+        StartProcessJob missing(&m_nam, targetFor(m_backend.get(), unknown),
+            StartProcessJob::shellCommand(QStringLiteral("true")));
         QVERIFY(runJob(&missing));
         QCOMPARE(missing.error().rpcCode(), QStringLiteral("not_found"));
 
         // Binary protobuf is refused with a sentence saying only JSON is served.
-        QNetworkRequest request(m_backend->url().resolved(QUrl(QStringLiteral("/process.Process/List"))));
+        QNetworkRequest request(
+            m_backend->url().resolved(QUrl(QStringLiteral("/process.Process/List"))));
         request.setRawHeader("E2b-Sandbox-Id", sandbox.id.toUtf8());
         request.setRawHeader("E2b-Sandbox-Port", "49983");
         request.setRawHeader("X-Access-Token", sandbox.token.toUtf8());
-        request.setHeader(QNetworkRequest::ContentTypeHeader, QByteArrayLiteral("application/proto"));
+        request.setHeader(
+            QNetworkRequest::ContentTypeHeader, QByteArrayLiteral("application/proto"));
         QNetworkReply *reply = m_nam.post(request, QByteArray());
         QSignalSpy done(reply, &QNetworkReply::finished);
         QVERIFY(done.wait(30000));
@@ -392,11 +424,13 @@ private Q_SLOTS:
         reply->deleteLater();
 
         // A malformed request envelope.
-        QNetworkRequest start(m_backend->url().resolved(QUrl(QStringLiteral("/process.Process/Start"))));
+        QNetworkRequest start(
+            m_backend->url().resolved(QUrl(QStringLiteral("/process.Process/Start"))));
         start.setRawHeader("E2b-Sandbox-Id", sandbox.id.toUtf8());
         start.setRawHeader("E2b-Sandbox-Port", "49983");
         start.setRawHeader("X-Access-Token", sandbox.token.toUtf8());
-        start.setHeader(QNetworkRequest::ContentTypeHeader, QByteArrayLiteral("application/connect+json"));
+        start.setHeader(
+            QNetworkRequest::ContentTypeHeader, QByteArrayLiteral("application/connect+json"));
         QNetworkReply *bad = m_nam.post(start, QByteArray("\0\0\0\0\x09{\"proc", 12));
         QSignalSpy badDone(bad, &QNetworkReply::finished);
         QVERIFY(badDone.wait(30000));
@@ -405,7 +439,8 @@ private Q_SLOTS:
         QVERIFY(decoder.finish());
         const QList<envd::Envelope> envelopes = decoder.takeAll();
         QCOMPARE(envelopes.size(), 1);
-        QCOMPARE(envd::parseConnectError(envelopes.first().json).code, QStringLiteral("invalid_argument"));
+        QCOMPARE(envd::parseConnectError(envelopes.first().json).code,
+            QStringLiteral("invalid_argument"));
         bad->deleteLater();
     }
 
@@ -413,14 +448,18 @@ private Q_SLOTS:
     {
         const TestSandbox sandbox = newSandbox();
         StartProcessJob job(&m_nam, targetFor(m_backend.get(), sandbox),
-                            StartProcessJob::shellCommand(QStringLiteral("for i in $(seq 1 30); do echo $i; sleep 0.1; done")));
+            StartProcessJob::shellCommand(
+                QStringLiteral("for i in $(seq 1 30); do echo $i; sleep 0.1; done")));
         job.setAutoDelete(false);
         job.setKeepAliveIntervalSeconds(1);
         QSignalSpy out(&job, &StartProcessJob::stdoutReceived);
         QSignalSpy finished(&job, &Job::finished);
         job.start();
         QVERIFY(out.wait(60000));
-        QCOMPARE(apiCall(&m_nam, m_backend.get(), "POST", QStringLiteral("/sandboxes/%1/pause").arg(sandbox.id)).status, 204);
+        QCOMPARE(apiCall(&m_nam, m_backend.get(), "POST",
+                     QStringLiteral("/sandboxes/%1/pause").arg(sandbox.id))
+                     .status,
+            204);
         // Let what was in flight arrive, then nothing more may come while paused.
         QTest::qWait(1000);
         const QByteArray atPause = job.stdoutData();
@@ -428,7 +467,10 @@ private Q_SLOTS:
         QCOMPARE(job.stdoutData(), atPause);
         QVERIFY(!job.isFinished());
         QVERIFY(!atPause.endsWith("30\n"));
-        QCOMPARE(apiCall(&m_nam, m_backend.get(), "POST", QStringLiteral("/sandboxes/%1/resume").arg(sandbox.id)).status, 201);
+        QCOMPARE(apiCall(&m_nam, m_backend.get(), "POST",
+                     QStringLiteral("/sandboxes/%1/resume").arg(sandbox.id))
+                     .status,
+            201);
         QVERIFY(finished.count() == 1 || finished.wait(60000));
         QVERIFY2(!job.hasError(), qPrintable(job.error().message()));
         QByteArray expected;
@@ -440,36 +482,47 @@ private Q_SLOTS:
     void metricsAndProcessEvents()
     {
         const TestSandbox sandbox = newSandbox();
-        auto job = run(sandbox, QStringLiteral("head -c 3000000 /dev/zero > /home/user/blob; echo written"));
+        auto job = run(
+            sandbox, QStringLiteral("head -c 3000000 /dev/zero > /home/user/blob; echo written"));
         QCOMPARE(job->exitCode(), 0);
         // A sample taken after the file exists counts it.
         QTRY_VERIFY_WITH_TIMEOUT(
             [&] {
                 const QJsonArray samples = apiCall(&m_nam, m_backend.get(), "GET",
-                                                   QStringLiteral("/sandboxes/%1/metrics").arg(sandbox.id))
-                                               .json().toArray();
+                    QStringLiteral("/sandboxes/%1/metrics").arg(sandbox.id))
+                                               .json()
+                                               .toArray();
                 return !samples.isEmpty()
-                       && samples.last().toObject().value(QStringLiteral("diskUsed")).toDouble() >= 3000000;
+                    && samples.last().toObject().value(QStringLiteral("diskUsed")).toDouble()
+                    >= 3000000;
             }(),
             30000);
-        const QJsonArray samples = apiCall(&m_nam, m_backend.get(), "GET",
-                                           QStringLiteral("/sandboxes/%1/metrics").arg(sandbox.id)).json().toArray();
+        const QJsonArray samples = apiCall(
+            &m_nam, m_backend.get(), "GET", QStringLiteral("/sandboxes/%1/metrics").arg(sandbox.id))
+                                       .json()
+                                       .toArray();
         const QJsonObject last = samples.last().toObject();
-        for (const char *key : {"timestamp", "timestampUnix", "cpuCount", "cpuUsedPct", "memUsed", "memTotal",
-                                "memCache", "diskUsed", "diskTotal"})
+        for (const char *key : { "timestamp", "timestampUnix", "cpuCount", "cpuUsedPct", "memUsed",
+                 "memTotal", "memCache", "diskUsed", "diskTotal" })
             QVERIFY2(last.contains(QLatin1String(key)), key);
         QVERIFY(last.value(QStringLiteral("memTotal")).toDouble() > 0);
         QVERIFY(last.value(QStringLiteral("diskTotal")).toDouble() > 0);
 
         const QJsonObject many = apiCall(&m_nam, m_backend.get(), "GET",
-                                         QStringLiteral("/sandboxes/metrics?sandbox_ids=%1,unknownsandbox").arg(sandbox.id))
-                                     .json().toObject();
+            QStringLiteral("/sandboxes/metrics?sandbox_ids=%1,unknownsandbox").arg(sandbox.id))
+                                     .json()
+                                     .toObject();
         QVERIFY(many.value(QStringLiteral("sandboxes")).toObject().contains(sandbox.id));
-        QCOMPARE(apiCall(&m_nam, m_backend.get(), "GET", QStringLiteral("/sandboxes/nosuch/metrics")).status, 404);
+        QCOMPARE(
+            apiCall(&m_nam, m_backend.get(), "GET", QStringLiteral("/sandboxes/nosuch/metrics"))
+                .status,
+            404);
 
-        const HttpResult logs = apiCall(&m_nam, m_backend.get(), "GET", QStringLiteral("/sandboxes/%1/logs").arg(sandbox.id));
+        const HttpResult logs = apiCall(
+            &m_nam, m_backend.get(), "GET", QStringLiteral("/sandboxes/%1/logs").arg(sandbox.id));
         QCOMPARE(logs.status, 200);
-        QVERIFY2(logs.body.contains("Process started: bash") && logs.body.contains("exit status 0"), logs.body.constData());
+        QVERIFY2(logs.body.contains("Process started: bash") && logs.body.contains("exit status 0"),
+            logs.body.constData());
     }
 
     void baseTemplateHasNoGateway()
@@ -478,7 +531,8 @@ private Q_SLOTS:
         auto job = run(sandbox, QStringLiteral("mcp-gateway --config '{}'"));
         QVERIFY2(!job->hasError(), qPrintable(job->error().message()));
         QCOMPARE(job->exitCode(), 127);
-        QVERIFY2(job->stderrData().contains("mcp-gateway: command not found"), job->stderrData().constData());
+        QVERIFY2(job->stderrData().contains("mcp-gateway: command not found"),
+            job->stderrData().constData());
     }
 
     void gatewayTemplateHasTheGatewayOnPath()
@@ -487,23 +541,48 @@ private Q_SLOTS:
         auto job = run(sandbox, QStringLiteral("command -v mcp-gateway"));
         QVERIFY2(!job->hasError(), qPrintable(job->error().message()));
         QCOMPARE(job->exitCode(), 0);
-        QVERIFY2(job->stdoutData().trimmed().endsWith("/mcp-gateway"), job->stdoutData().constData());
+        QVERIFY2(
+            job->stdoutData().trimmed().endsWith("/mcp-gateway"), job->stdoutData().constData());
+    }
+
+    void gatewayStartsAndStaysInTheSandbox()
+    {
+        const TestSandbox sandbox = newSandbox(QStringLiteral("mcp-gateway"));
+        const EnvdTarget target = targetFor(m_backend.get(), sandbox);
+        auto job = run(sandbox, QStringLiteral("mcp-gateway --config '{\"duckduckgo\":{}}'"),
+            { { QStringLiteral("GATEWAY_ACCESS_TOKEN"), QStringLiteral("tok-123") } });
+        QVERIFY2(!job->hasError(), qPrintable(job->error().message()));
+        QVERIFY2(job->exitCode() == 0, job->stderrData().constData());
+        QVERIFY(!job->stdoutData().isEmpty());
+        bool serving = false;
+        for (const ProcessInfo &p : listProcesses(&m_nam, target))
+            serving = serving
+                || (QStringList { p.config.cmd } + p.config.args)
+                       .join(u' ')
+                       .contains(QStringLiteral("mcp-gateway serve"));
+        QVERIFY(serving);
+        auto token = run(sandbox,
+            QStringLiteral(
+                "cat /etc/mcp-gateway/.token; echo; stat -c %a /etc/mcp-gateway/.token"));
+        QCOMPARE(token->stdoutData(), QByteArray("tok-123\n600\n"));
     }
 
     void cutStreamIsReportedAsEarlyClose()
     {
-        const HttpResult rule = apiCall(&m_nam, m_backend.get(), "POST", QStringLiteral("/_local/faults"),
-                                        QJsonObject{{QStringLiteral("rules"),
-                                                     QJsonArray{QJsonObject{{QStringLiteral("path"), QStringLiteral("/process.Process/Start")},
-                                                                            {QStringLiteral("action"), QStringLiteral("cut-after-output")},
-                                                                            {QStringLiteral("count"), 1}}}}});
+        const HttpResult rule
+            = apiCall(&m_nam, m_backend.get(), "POST", QStringLiteral("/_local/faults"),
+                QJsonObject { { QStringLiteral("rules"),
+                    QJsonArray { QJsonObject {
+                        { QStringLiteral("path"), QStringLiteral("/process.Process/Start") },
+                        { QStringLiteral("action"), QStringLiteral("cut-after-output") },
+                        { QStringLiteral("count"), 1 } } } } });
         QCOMPARE(rule.status, 200);
         const TestSandbox sandbox = newSandbox();
         auto job = run(sandbox, QStringLiteral("echo partial >&2; sleep 2; echo never"));
         QVERIFY(job->hasError());
         QCOMPARE(job->error().kind(), Error::Kind::Transport);
         QVERIFY2(job->error().message().contains(QStringLiteral("closed the connection early")),
-                 qPrintable(job->error().message()));
+            qPrintable(job->error().message()));
         QCOMPARE(job->stderrData(), QByteArray("partial\n"));
         // The rule is used up: the next call streams normally.
         auto next = run(sandbox, QStringLiteral("echo fine"));

@@ -36,7 +36,10 @@ public:
                 serve(socket);
         });
     }
-    QUrl url() const { return QUrl(QStringLiteral("http://127.0.0.1:%1").arg(m_server.serverPort())); }
+    QUrl url() const
+    {
+        return QUrl(QStringLiteral("http://127.0.0.1:%1").arg(m_server.serverPort()));
+    }
 
 private:
     void serve(QTcpSocket *socket)
@@ -83,7 +86,8 @@ private:
 QByteArray streamResponse(const QByteArray &body)
 {
     // Body until close: no length, no chunking, so the bytes arrive exactly as crafted.
-    return "HTTP/1.1 200 OK\r\nContent-Type: application/connect+json\r\nConnection: close\r\n\r\n" + body;
+    return "HTTP/1.1 200 OK\r\nContent-Type: application/connect+json\r\nConnection: close\r\n\r\n"
+        + body;
 }
 
 QByteArray rawEnvelope(quint8 flags, const QByteArray &payload, qint64 announced = -1)
@@ -116,7 +120,8 @@ private:
 
     EnvdTarget target(const RawServer &server)
     {
-        return EnvdTarget::forSharedUrl(server.url(), QStringLiteral("sbx123"), QStringLiteral("tok-secret"));
+        return EnvdTarget::forSharedUrl(
+            server.url(), QStringLiteral("sbx123"), QStringLiteral("tok-secret"));
     }
 
 private Q_SLOTS:
@@ -134,28 +139,34 @@ private Q_SLOTS:
             << streamResponse(start + rawEnvelope(0, "{\"event\":{}}", 4096))
             << int(Error::Kind::Transport) << QStringLiteral("announced 4096 bytes");
         QTest::newRow("no end-of-stream envelope")
-            << streamResponse(start + data)
-            << int(Error::Kind::Transport) << QStringLiteral("the sandbox closed the connection early");
+            << streamResponse(start + data) << int(Error::Kind::Transport)
+            << QStringLiteral("the sandbox closed the connection early");
         QTest::newRow("empty body") << streamResponse({}) << int(Error::Kind::Transport)
                                     << QStringLiteral("the sandbox closed the connection early");
         QTest::newRow("invalid JSON")
-            << streamResponse(start + rawEnvelope(0, "{\"event\":{\"data\":") + envd::encodeEndStream())
+            << streamResponse(
+                   start + rawEnvelope(0, "{\"event\":{\"data\":") + envd::encodeEndStream())
             << int(Error::Kind::BadResponse) << QStringLiteral("not valid JSON");
         QTest::newRow("invalid base64")
-            << streamResponse(start + rawEnvelope(0, R"({"event":{"data":{"stdout":"@@@"}}})") + envd::encodeEndStream())
+            << streamResponse(start + rawEnvelope(0, R"({"event":{"data":{"stdout":"@@@"}}})")
+                   + envd::encodeEndStream())
             << int(Error::Kind::BadResponse) << QStringLiteral("not valid base64");
         QTest::newRow("end without the process end")
             << streamResponse(start + data + envd::encodeEndStream())
-            << int(Error::Kind::BadResponse) << QStringLiteral("without telling how the process ended");
-        QTest::newRow("error in end-of-stream")
-            << streamResponse(start + envd::encodeEndStream(QStringLiteral("deadline_exceeded"), QStringLiteral("too slow")))
-            << int(Error::Kind::Rpc) << QStringLiteral("too slow (deadline_exceeded)");
+            << int(Error::Kind::BadResponse)
+            << QStringLiteral("without telling how the process ended");
+        QTest::newRow("error in end-of-stream") << streamResponse(start
+            + envd::encodeEndStream(QStringLiteral("deadline_exceeded"),
+                QStringLiteral("too slow"))) << int(Error::Kind::Rpc)
+                                                << QStringLiteral("too slow (deadline_exceeded)");
         QTest::newRow("unary-style error status")
-            << QByteArray("HTTP/1.1 401 Unauthorized\r\nContent-Type: application/json\r\nConnection: close\r\n\r\n"
+            << QByteArray("HTTP/1.1 401 Unauthorized\r\nContent-Type: "
+                          "application/json\r\nConnection: close\r\n\r\n"
                           "{\"code\":\"unauthenticated\",\"message\":\"bad token\"}")
             << int(Error::Kind::Rpc) << QStringLiteral("bad token (unauthenticated)");
         QTest::newRow("proxy error page")
-            << QByteArray("HTTP/1.1 502 Bad Gateway\r\nContent-Type: text/plain\r\nConnection: close\r\n\r\nsandbox not found")
+            << QByteArray("HTTP/1.1 502 Bad Gateway\r\nContent-Type: text/plain\r\nConnection: "
+                          "close\r\n\r\nsandbox not found")
             << int(Error::Kind::Http) << QStringLiteral("sandbox not found");
     }
 
@@ -164,11 +175,12 @@ private Q_SLOTS:
         QFETCH(QByteArray, response);
         QFETCH(int, kind);
         QFETCH(QString, expected);
-        for (int piece : {1, 5, 13, 4096}) {
+        for (int piece : { 1, 5, 13, 4096 }) {
             RawServer server;
             server.response = response;
             server.piece = piece;
-            StartProcessJob job(&m_nam, target(server), StartProcessJob::shellCommand(QStringLiteral("true")));
+            StartProcessJob job(
+                &m_nam, target(server), StartProcessJob::shellCommand(QStringLiteral("true")));
             job.setAutoDelete(false);
             QSignalSpy finished(&job, &Job::finished);
             job.start();
@@ -178,7 +190,7 @@ private Q_SLOTS:
             QVERIFY(job.hasError());
             QCOMPARE(int(job.error().kind()), kind);
             QVERIFY2(job.error().message().contains(expected),
-                     qPrintable(QStringLiteral("piece %1: %2").arg(piece).arg(job.error().message())));
+                qPrintable(QStringLiteral("piece %1: %2").arg(piece).arg(job.error().message())));
             QVERIFY(job.error().message().startsWith(QStringLiteral("Could not run the process")));
         }
     }
@@ -188,15 +200,16 @@ private Q_SLOTS:
         RawServer server;
         server.piece = 3;
         server.response = streamResponse(envd::encodeEnvelope(envd::processStartEvent(42))
-                                         + envd::encodeEnvelope(envd::processKeepAliveEvent())
-                                         + envd::encodeEnvelope(envd::processDataEvent(true, "warn\n"))
-                                         + envd::encodeEnvelope(envd::processKeepAliveEvent())
-                                         + envd::encodeEnvelope(envd::processDataEvent(false, "out\n"))
-                                         + envd::encodeEnvelope(envd::processEndEvent(127, true, QStringLiteral("exit status 127")))
-                                         + envd::encodeEndStream());
+            + envd::encodeEnvelope(envd::processKeepAliveEvent())
+            + envd::encodeEnvelope(envd::processDataEvent(true, "warn\n"))
+            + envd::encodeEnvelope(envd::processKeepAliveEvent())
+            + envd::encodeEnvelope(envd::processDataEvent(false, "out\n"))
+            + envd::encodeEnvelope(
+                envd::processEndEvent(127, true, QStringLiteral("exit status 127")))
+            + envd::encodeEndStream());
         StartProcessJob job(&m_nam, target(server),
-                            StartProcessJob::shellCommand(QStringLiteral("mcp-gateway --config '{}'"),
-                                                          {{QStringLiteral("GATEWAY_ACCESS_TOKEN"), QStringLiteral("abc")}}));
+            StartProcessJob::shellCommand(QStringLiteral("mcp-gateway --config '{}'"),
+                { { QStringLiteral("GATEWAY_ACCESS_TOKEN"), QStringLiteral("abc") } }));
         job.setConnectTimeoutMs(60000);
         job.setKeepAliveIntervalSeconds(50);
         job.setAutoDelete(false);
@@ -231,20 +244,27 @@ private Q_SLOTS:
         const QList<envd::Envelope> request = decoder.takeAll();
         QCOMPARE(request.size(), 1);
         QCOMPARE(request.first().flags, quint8(0));
-        const QJsonObject process = request.first().json.value(QStringLiteral("process")).toObject();
+        const QJsonObject process
+            = request.first().json.value(QStringLiteral("process")).toObject();
         QCOMPARE(process.value(QStringLiteral("cmd")).toString(), QStringLiteral("/bin/bash"));
         QCOMPARE(process.value(QStringLiteral("args")).toArray().size(), 3);
-        QCOMPARE(process.value(QStringLiteral("args")).toArray().at(2).toString(), QStringLiteral("mcp-gateway --config '{}'"));
-        QCOMPARE(process.value(QStringLiteral("envs")).toObject().value(QStringLiteral("GATEWAY_ACCESS_TOKEN")).toString(),
-                 QStringLiteral("abc"));
+        QCOMPARE(process.value(QStringLiteral("args")).toArray().at(2).toString(),
+            QStringLiteral("mcp-gateway --config '{}'"));
+        QCOMPARE(process.value(QStringLiteral("envs"))
+                     .toObject()
+                     .value(QStringLiteral("GATEWAY_ACCESS_TOKEN"))
+                     .toString(),
+            QStringLiteral("abc"));
         QCOMPARE(request.first().json.value(QStringLiteral("stdin")), QJsonValue(false));
     }
 
     void unaryHeadersAndSignalName()
     {
         RawServer server;
-        server.response = "HTTP/1.1 200 OK\r\nContent-Type: application/json\r\nContent-Length: 2\r\nConnection: close\r\n\r\n{}";
-        SendSignalJob job(&m_nam, target(server), ProcessSelector::byPid(9), SendSignalJob::Signal::Kill);
+        server.response = "HTTP/1.1 200 OK\r\nContent-Type: application/json\r\nContent-Length: "
+                          "2\r\nConnection: close\r\n\r\n{}";
+        SendSignalJob job(
+            &m_nam, target(server), ProcessSelector::byPid(9), SendSignalJob::Signal::Kill);
         job.setAutoDelete(false);
         QSignalSpy finished(&job, &Job::finished);
         job.start();
@@ -252,23 +272,27 @@ private Q_SLOTS:
         QVERIFY2(!job.hasError(), qPrintable(job.error().message()));
         QCOMPARE(header(server.lastRequestHead, "Content-Type"), QByteArray("application/json"));
         QCOMPARE(header(server.lastRequestHead, "Connect-Protocol-Version"), QByteArray("1"));
-        QCOMPARE(server.lastRequestBody, QByteArray(R"({"process":{"pid":9},"signal":"SIGNAL_SIGKILL"})"));
+        QCOMPARE(server.lastRequestBody,
+            QByteArray(R"({"process":{"pid":9},"signal":"SIGNAL_SIGKILL"})"));
     }
 
     void perSandboxHostNeedsNoRoutingHeaders()
     {
-        const EnvdTarget host = EnvdTarget::forSandboxHost(QStringLiteral("e2b.app"), QStringLiteral("abc"), QStringLiteral("t"));
+        const EnvdTarget host = EnvdTarget::forSandboxHost(
+            QStringLiteral("e2b.app"), QStringLiteral("abc"), QStringLiteral("t"));
         QCOMPARE(host.methodUrl(QStringLiteral("process.Process/List")).toString(),
-                 QStringLiteral("https://49983-abc.e2b.app/process.Process/List"));
+            QStringLiteral("https://49983-abc.e2b.app/process.Process/List"));
         QVERIFY(host.isPerSandboxHost());
         QNetworkRequest request;
         host.applyHeaders(&request);
         QVERIFY(!request.hasRawHeader("E2b-Sandbox-Id"));
         QCOMPARE(request.rawHeader("X-Access-Token"), QByteArray("t"));
-        const EnvdTarget shared = EnvdTarget::forSharedUrl(QUrl(QStringLiteral("http://127.0.0.1:5/")), QStringLiteral("abc"), QStringLiteral("t"));
+        const EnvdTarget shared
+            = EnvdTarget::forSharedUrl(QUrl(QStringLiteral("http://127.0.0.1:5/")),
+                QStringLiteral("abc"), QStringLiteral("t"));
         QVERIFY(!shared.isPerSandboxHost());
         QCOMPARE(shared.methodUrl(QStringLiteral("process.Process/List")).toString(),
-                 QStringLiteral("http://127.0.0.1:5/process.Process/List"));
+            QStringLiteral("http://127.0.0.1:5/process.Process/List"));
     }
 
     void refusedConnectionIsATransportError()
@@ -279,8 +303,9 @@ private Q_SLOTS:
             probe.listen(QHostAddress::LocalHost, 0);
             port = probe.serverPort();
         }
-        const EnvdTarget t = EnvdTarget::forSharedUrl(QUrl(QStringLiteral("http://127.0.0.1:%1").arg(port)),
-                                                      QStringLiteral("s"), QStringLiteral("t"));
+        const EnvdTarget t
+            = EnvdTarget::forSharedUrl(QUrl(QStringLiteral("http://127.0.0.1:%1").arg(port)),
+                QStringLiteral("s"), QStringLiteral("t"));
         ListProcessesJob job(&m_nam, t);
         job.setAutoDelete(false);
         QSignalSpy finished(&job, &Job::finished);
@@ -294,7 +319,8 @@ private Q_SLOTS:
         RawServer server;
         server.response = streamResponse(envd::encodeEnvelope(envd::processStartEvent(1)));
         server.piece = 1; // slow
-        StartProcessJob job(&m_nam, target(server), StartProcessJob::shellCommand(QStringLiteral("true")));
+        StartProcessJob job(
+            &m_nam, target(server), StartProcessJob::shellCommand(QStringLiteral("true")));
         job.setAutoDelete(false);
         QSignalSpy finished(&job, &Job::finished);
         job.start();

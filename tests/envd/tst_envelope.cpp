@@ -20,11 +20,11 @@ QByteArray rawEnvelope(quint8 flags, const QByteArray &payload, qint64 announced
 QByteArray goodStream()
 {
     return encodeEnvelope(processStartEvent(42))
-           + encodeEnvelope(processDataEvent(false, "hello\n"))
-           + encodeEnvelope(processKeepAliveEvent())
-           + encodeEnvelope(processDataEvent(true, QByteArray("\0\xff err", 6)))
-           + encodeEnvelope(processEndEvent(3, true, QStringLiteral("exit status 3")))
-           + encodeEndStream();
+        + encodeEnvelope(processDataEvent(false, "hello\n"))
+        + encodeEnvelope(processKeepAliveEvent())
+        + encodeEnvelope(processDataEvent(true, QByteArray("\0\xff err", 6)))
+        + encodeEnvelope(processEndEvent(3, true, QStringLiteral("exit status 3")))
+        + encodeEndStream();
 }
 
 // Feeds `bytes` in pieces chosen by `split` and returns the decoder.
@@ -51,7 +51,7 @@ class TestEnvelope : public QObject
 private Q_SLOTS:
     void encodesHeader()
     {
-        const QByteArray bytes = encodeEnvelope(QJsonObject{{QStringLiteral("a"), 1}});
+        const QByteArray bytes = encodeEnvelope(QJsonObject { { QStringLiteral("a"), 1 } });
         QCOMPARE(bytes.at(0), char(0));
         QCOMPARE(qFromBigEndian<quint32>(bytes.constData() + 1), quint32(7));
         QCOMPARE(bytes.mid(5), QByteArray("{\"a\":1}"));
@@ -65,7 +65,7 @@ private Q_SLOTS:
     {
         QTest::addColumn<int>("split");
         QTest::newRow("whole") << 0;
-        for (int s : {1, 2, 3, 4, 5, 6, 7, 13, 64, 1000})
+        for (int s : { 1, 2, 3, 4, 5, 6, 7, 13, 64, 1000 })
             QTest::newRow(qPrintable(QStringLiteral("pieces of %1").arg(s))) << s;
         for (int r = -1; r >= -8; --r)
             QTest::newRow(qPrintable(QStringLiteral("random pieces %1").arg(-r))) << r;
@@ -76,7 +76,8 @@ private Q_SLOTS:
         QFETCH(int, split);
         const QByteArray bytes = goodStream();
         QList<Envelope> envelopes;
-        EnvelopeDecoder decoder = feedSplit(bytes, split == 0 ? int(bytes.size()) : split, &envelopes);
+        EnvelopeDecoder decoder
+            = feedSplit(bytes, split == 0 ? int(bytes.size()) : split, &envelopes);
         QVERIFY2(decoder.finish(), qPrintable(decoder.errorString()));
         QCOMPARE(envelopes.size(), 6);
         QVERIFY(envelopes.last().isEndStream());
@@ -109,20 +110,21 @@ private Q_SLOTS:
         const QByteArray start = encodeEnvelope(processStartEvent(1));
         QTest::newRow("envelope over 16 MiB")
             << start + rawEnvelope(0, "{}", MaxEnvelopeSize + 1) << QStringLiteral("16 MiB");
-        QTest::newRow("length past the end of the body")
-            << start + rawEnvelope(0, "{\"event\":{}}", 100) << QStringLiteral("announced 100 bytes");
+        QTest::newRow("length past the end of the body") << start
+                + rawEnvelope(0, "{\"event\":{}}", 100) << QStringLiteral("announced 100 bytes");
         QTest::newRow("no end-of-stream envelope")
             << start + encodeEnvelope(processEndEvent(0, true, QStringLiteral("exit status 0")))
             << QStringLiteral("closed the connection early");
-        QTest::newRow("empty body") << QByteArray() << QStringLiteral("closed the connection early");
-        QTest::newRow("cut inside a header") << start + QByteArray("\0\0", 2)
-                                             << QStringLiteral("middle of a message header");
+        QTest::newRow("empty body")
+            << QByteArray() << QStringLiteral("closed the connection early");
+        QTest::newRow("cut inside a header")
+            << start + QByteArray("\0\0", 2) << QStringLiteral("middle of a message header");
         QTest::newRow("invalid JSON") << start + rawEnvelope(0, "{\"event\":") + encodeEndStream()
                                       << QStringLiteral("not valid JSON");
         QTest::newRow("JSON array") << start + rawEnvelope(0, "[1]") + encodeEndStream()
                                     << QStringLiteral("not a JSON object");
-        QTest::newRow("compressed") << start + rawEnvelope(1, "xx") + encodeEndStream()
-                                    << QStringLiteral("compressed");
+        QTest::newRow("compressed")
+            << start + rawEnvelope(1, "xx") + encodeEndStream() << QStringLiteral("compressed");
         QTest::newRow("data after end-of-stream")
             << start + encodeEndStream() + start << QStringLiteral("after the end of the stream");
     }
@@ -131,12 +133,12 @@ private Q_SLOTS:
     {
         QFETCH(QByteArray, bytes);
         QFETCH(QString, expected);
-        for (int split : {1, 3, 5, -1, -2, int(qMax<qsizetype>(1, bytes.size()))}) {
+        for (int split : { 1, 3, 5, -1, -2, int(qMax<qsizetype>(1, bytes.size())) }) {
             QList<Envelope> envelopes;
             EnvelopeDecoder decoder = feedSplit(bytes, split, &envelopes);
             QVERIFY(!decoder.finish());
             QVERIFY2(decoder.errorString().contains(expected),
-                     qPrintable(QStringLiteral("split %1: %2").arg(split).arg(decoder.errorString())));
+                qPrintable(QStringLiteral("split %1: %2").arg(split).arg(decoder.errorString())));
             // Stays failed, and ignores what comes next.
             QVERIFY(!decoder.feed(encodeEndStream()));
             QVERIFY(decoder.takeAll().isEmpty());
@@ -154,9 +156,9 @@ private Q_SLOTS:
     void rejectsInvalidBase64()
     {
         QFETCH(QString, text);
-        const QJsonObject json{{QStringLiteral("event"),
-                                QJsonObject{{QStringLiteral("data"),
-                                             QJsonObject{{QStringLiteral("stdout"), text}}}}}};
+        const QJsonObject json { { QStringLiteral("event"),
+            QJsonObject { { QStringLiteral("data"),
+                QJsonObject { { QStringLiteral("stdout"), text } } } } } };
         ProcessEvent event;
         QString error;
         QVERIFY(!parseProcessEvent(json, &event, &error));
@@ -178,13 +180,13 @@ private Q_SLOTS:
 
     void readsConnectErrors()
     {
-        const ConnectError stream = parseConnectError(
-            QJsonObject{{QStringLiteral("error"), QJsonObject{{QStringLiteral("code"), QStringLiteral("deadline_exceeded")},
-                                                              {QStringLiteral("message"), QStringLiteral("late")}}}});
+        const ConnectError stream = parseConnectError(QJsonObject { { QStringLiteral("error"),
+            QJsonObject { { QStringLiteral("code"), QStringLiteral("deadline_exceeded") },
+                { QStringLiteral("message"), QStringLiteral("late") } } } });
         QCOMPARE(stream.code, QStringLiteral("deadline_exceeded"));
         QCOMPARE(stream.message, QStringLiteral("late"));
         const ConnectError unary = parseConnectError(
-            QJsonObject{{QStringLiteral("code"), QStringLiteral("not_found")}});
+            QJsonObject { { QStringLiteral("code"), QStringLiteral("not_found") } });
         QCOMPARE(unary.code, QStringLiteral("not_found"));
         QVERIFY(!parseConnectError(QJsonObject()).isError());
         QCOMPARE(httpStatusForConnectCode(QStringLiteral("unauthenticated")), 401);

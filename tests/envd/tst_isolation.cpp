@@ -18,7 +18,8 @@ namespace {
 int hostProcessesWith(const QByteArray &needle)
 {
     int count = 0;
-    const QStringList entries = QDir(QStringLiteral("/proc")).entryList(QDir::Dirs | QDir::NoDotAndDotDot);
+    const QStringList entries
+        = QDir(QStringLiteral("/proc")).entryList(QDir::Dirs | QDir::NoDotAndDotDot);
     for (const QString &entry : entries) {
         bool ok = false;
         entry.toLongLong(&ok);
@@ -26,6 +27,21 @@ int hostProcessesWith(const QByteArray &needle)
             continue;
         QFile file(QStringLiteral("/proc/%1/cmdline").arg(entry));
         if (file.open(QIODevice::ReadOnly) && file.readAll().replace('\0', ' ').contains(needle))
+            ++count;
+    }
+    return count;
+}
+
+// Host processes of one sandbox (every process there has E2B_SANDBOX_ID set).
+int hostProcessesOfSandbox(const QString &sandboxId)
+{
+    int count = 0;
+    const QByteArray marker = "\0E2B_SANDBOX_ID=" + sandboxId.toLatin1() + '\0';
+    const QStringList entries
+        = QDir(QStringLiteral("/proc")).entryList(QDir::Dirs | QDir::NoDotAndDotDot);
+    for (const QString &entry : entries) {
+        QFile file(QStringLiteral("/proc/%1/environ").arg(entry));
+        if (file.open(QIODevice::ReadOnly) && ('\0' + file.readAll()).contains(marker))
             ++count;
     }
     return count;
@@ -40,10 +56,11 @@ class TestIsolation : public QObject
 private:
     QNetworkAccessManager m_nam;
 
-    std::unique_ptr<StartProcessJob> run(LocalBackend *backend, const TestSandbox &sandbox, const QString &script)
+    std::unique_ptr<StartProcessJob> run(
+        LocalBackend *backend, const TestSandbox &sandbox, const QString &script)
     {
-        auto job = std::make_unique<StartProcessJob>(&m_nam, targetFor(backend, sandbox),
-                                                     StartProcessJob::shellCommand(script));
+        auto job = std::make_unique<StartProcessJob>(
+            &m_nam, targetFor(backend, sandbox), StartProcessJob::shellCommand(script));
         job->setConnectTimeoutMs(120000);
         runJob(job.get(), 120000);
         return job;
@@ -58,8 +75,9 @@ private:
         const QString seconds = QString::number(600 + QRandomGenerator::global()->bounded(100000));
         const QByteArray needle = "sleep " + seconds.toLatin1();
         auto job = run(backend, sandbox,
-                       QStringLiteral("setsid sleep %1 </dev/null >/dev/null 2>&1 & sleep %1 </dev/null >/dev/null 2>&1 & echo started")
-                           .arg(seconds));
+            QStringLiteral("setsid sleep %1 </dev/null >/dev/null 2>&1 & sleep %1 </dev/null "
+                           ">/dev/null 2>&1 & echo started")
+                .arg(seconds));
         QVERIFY2(!job->hasError(), qPrintable(job->error().message()));
         QCOMPARE(job->stdoutData(), QByteArray("started\n"));
         QTRY_COMPARE_WITH_TIMEOUT(hostProcessesWith(needle), 2, 20000);
@@ -67,14 +85,16 @@ private:
         const QList<ProcessInfo> listed = listProcesses(&m_nam, targetFor(backend, sandbox));
         int sleepers = 0;
         for (const ProcessInfo &p : listed) {
-            if (p.config.cmd == QLatin1String("sleep") && p.config.args == QStringList{seconds})
+            if (p.config.cmd == QLatin1String("sleep") && p.config.args == QStringList { seconds })
                 ++sleepers;
         }
         QCOMPARE(sleepers, 2);
         const QString dir = backend->stateDir() + QStringLiteral("/sandboxes/") + sandbox.id;
         QVERIFY(QFileInfo::exists(dir));
 
-        QCOMPARE(apiCall(&m_nam, backend, "DELETE", QStringLiteral("/sandboxes/") + sandbox.id).status, 204);
+        QCOMPARE(
+            apiCall(&m_nam, backend, "DELETE", QStringLiteral("/sandboxes/") + sandbox.id).status,
+            204);
         QTRY_COMPARE_WITH_TIMEOUT(hostProcessesWith(needle), 0, 20000);
         QVERIFY(!QFileInfo::exists(dir));
     }
@@ -82,11 +102,14 @@ private:
 private Q_SLOTS:
     void jailHidesTheHostHome()
     {
-        LocalBackend backend({QStringLiteral("--isolation"), QStringLiteral("bwrap")});
+        LocalBackend backend({ QStringLiteral("--isolation"), QStringLiteral("bwrap") });
         QVERIFY2(backend.start(), qPrintable(backend.errorString()));
-        QCOMPARE(apiCall(&m_nam, &backend, "GET", QStringLiteral("/health")).json().toObject()
-                     .value(QStringLiteral("isolation")).toString(),
-                 QStringLiteral("bwrap"));
+        QCOMPARE(apiCall(&m_nam, &backend, "GET", QStringLiteral("/health"))
+                     .json()
+                     .toObject()
+                     .value(QStringLiteral("isolation"))
+                     .toString(),
+            QStringLiteral("bwrap"));
 
         const QString secret = QUuid::createUuid().toString(QUuid::WithoutBraces);
         const QString planted = QDir::homePath() + QStringLiteral("/sd-planted-") + secret;
@@ -98,12 +121,14 @@ private Q_SLOTS:
 
         const TestSandbox sandbox = createSandbox(&m_nam, &backend);
         QVERIFY(sandbox.isValid());
-        auto job = run(&backend, sandbox, QStringLiteral("cat '%1'; ls -a \"$HOME\"; cat /etc/shadow").arg(planted));
+        auto job = run(&backend, sandbox,
+            QStringLiteral("cat '%1'; ls -a \"$HOME\"; cat /etc/shadow").arg(planted));
         QVERIFY2(!job->hasError(), qPrintable(job->error().message()));
         QVERIFY(job->exitCode() != 0);
         QVERIFY(!job->stdoutData().contains(secret.toUtf8()));
         QVERIFY(!job->stdoutData().contains("sd-planted-"));
-        QVERIFY2(job->stderrData().contains("No such file or directory"), job->stderrData().constData());
+        QVERIFY2(
+            job->stderrData().contains("No such file or directory"), job->stderrData().constData());
 
         // The backend's own state (other sandboxes included) is not mounted either.
         auto state = run(&backend, sandbox, QStringLiteral("ls '%1'").arg(backend.stateDir()));
@@ -113,12 +138,14 @@ private Q_SLOTS:
 
     void sandboxesDoNotSeeEachOther()
     {
-        LocalBackend backend({QStringLiteral("--isolation"), QStringLiteral("bwrap")});
+        LocalBackend backend({ QStringLiteral("--isolation"), QStringLiteral("bwrap") });
         QVERIFY2(backend.start(), qPrintable(backend.errorString()));
         const TestSandbox a = createSandbox(&m_nam, &backend);
         const TestSandbox b = createSandbox(&m_nam, &backend);
         QVERIFY(a.isValid() && b.isValid());
-        auto write = run(&backend, a, QStringLiteral("echo from-a > /home/user/a.txt; echo tmp-a > /tmp/a.txt; sleep 300 & echo ok"));
+        auto write = run(&backend, a,
+            QStringLiteral(
+                "echo from-a > /home/user/a.txt; echo tmp-a > /tmp/a.txt; sleep 300 & echo ok"));
         QCOMPARE(write->stdoutData(), QByteArray("ok\n"));
         auto read = run(&backend, b, QStringLiteral("cat /home/user/a.txt /tmp/a.txt"));
         QVERIFY(read->exitCode() != 0);
@@ -126,55 +153,88 @@ private Q_SLOTS:
         auto files = run(&backend, b, QStringLiteral("ls -a /home/user /tmp"));
         QVERIFY2(!files->stdoutData().contains("a.txt"), files->stdoutData().constData());
         // a's background sleep is not among b's processes.
-        auto processes = run(&backend, b, QStringLiteral("cat /proc/[0-9]*/cmdline | tr '\\0' ' '"));
+        auto processes
+            = run(&backend, b, QStringLiteral("cat /proc/[0-9]*/cmdline | tr '\\0' ' '"));
         QVERIFY(!processes->stdoutData().isEmpty());
-        QVERIFY2(!processes->stdoutData().contains("sleep 300"), processes->stdoutData().constData());
+        QVERIFY2(
+            !processes->stdoutData().contains("sleep 300"), processes->stdoutData().constData());
         // And a's files are really there for a.
         auto own = run(&backend, a, QStringLiteral("cat /home/user/a.txt /tmp/a.txt"));
         QCOMPARE(own->stdoutData(), QByteArray("from-a\ntmp-a\n"));
-        auto ownProcesses = run(&backend, a, QStringLiteral("cat /proc/[0-9]*/cmdline | tr '\\0' ' '"));
+        auto ownProcesses
+            = run(&backend, a, QStringLiteral("cat /proc/[0-9]*/cmdline | tr '\\0' ' '"));
         QVERIFY(ownProcesses->stdoutData().contains("sleep 300"));
     }
 
     void jailedProcessesDieWithTheSandbox()
     {
-        LocalBackend backend({QStringLiteral("--isolation"), QStringLiteral("bwrap")});
+        LocalBackend backend({ QStringLiteral("--isolation"), QStringLiteral("bwrap") });
         QVERIFY2(backend.start(), qPrintable(backend.errorString()));
         checkProcessesDieWithSandbox(&backend);
     }
 
     void noInternetMeansNoNetwork()
     {
-        LocalBackend backend({QStringLiteral("--isolation"), QStringLiteral("bwrap")});
+        LocalBackend backend({ QStringLiteral("--isolation"), QStringLiteral("bwrap") });
         QVERIFY2(backend.start(), qPrintable(backend.errorString()));
         const TestSandbox sandbox = createSandbox(&m_nam, &backend, QStringLiteral("base"),
-                                                  QJsonObject{{QStringLiteral("allow_internet_access"), false}});
+            QJsonObject { { QStringLiteral("allow_internet_access"), false } });
         QVERIFY(sandbox.isValid());
-        auto job = run(&backend, sandbox, QStringLiteral("tail -n +3 /proc/net/dev | cut -d: -f1 | tr -d ' '"));
+        auto job = run(&backend, sandbox,
+            QStringLiteral("tail -n +3 /proc/net/dev | cut -d: -f1 | tr -d ' '"));
         QVERIFY2(!job->hasError(), qPrintable(job->error().message()));
         QCOMPARE(job->stdoutData(), QByteArray("lo\n"));
     }
 
     void unjailedModeSaysSoAndStillCleansUp()
     {
-        LocalBackend backend({QStringLiteral("--isolation"), QStringLiteral("none")});
+        LocalBackend backend({ QStringLiteral("--isolation"), QStringLiteral("none") });
         QVERIFY2(backend.start(), qPrintable(backend.errorString()));
-        QCOMPARE(apiCall(&m_nam, &backend, "GET", QStringLiteral("/health")).json().toObject()
-                     .value(QStringLiteral("isolation")).toString(),
-                 QStringLiteral("none"));
+        QCOMPARE(apiCall(&m_nam, &backend, "GET", QStringLiteral("/health"))
+                     .json()
+                     .toObject()
+                     .value(QStringLiteral("isolation"))
+                     .toString(),
+            QStringLiteral("none"));
         const TestSandbox sandbox = createSandbox(&m_nam, &backend);
         QVERIFY(sandbox.isValid());
-        QCOMPARE(apiCall(&m_nam, &backend, "GET", QStringLiteral("/sandboxes/") + sandbox.id).json().toObject()
-                     .value(QStringLiteral("isolation")).toString(),
-                 QStringLiteral("none"));
-        const QString root = QDir(backend.stateDir()).canonicalPath() + QStringLiteral("/sandboxes/") + sandbox.id;
-        auto job = run(&backend, sandbox, QStringLiteral("pwd -P; echo $HOME; echo $MCP_GATEWAY_DIR; mcp-gateway --config '{}'"));
+        QCOMPARE(apiCall(&m_nam, &backend, "GET", QStringLiteral("/sandboxes/") + sandbox.id)
+                     .json()
+                     .toObject()
+                     .value(QStringLiteral("isolation"))
+                     .toString(),
+            QStringLiteral("none"));
+        const QString root
+            = QDir(backend.stateDir()).canonicalPath() + QStringLiteral("/sandboxes/") + sandbox.id;
+        auto job = run(&backend, sandbox,
+            QStringLiteral("pwd -P; echo $HOME; echo $MCP_GATEWAY_DIR; mcp-gateway --config '{}'"));
         QVERIFY2(!job->hasError(), qPrintable(job->error().message()));
-        QCOMPARE(job->stdoutData(), (root + QStringLiteral("/home/user\n") + root + QStringLiteral("/home/user\n") + root
-                                     + QStringLiteral("/etc/mcp-gateway\n")).toUtf8());
+        QCOMPARE(job->stdoutData(),
+            (root + QStringLiteral("/home/user\n") + root + QStringLiteral("/home/user\n") + root
+                + QStringLiteral("/etc/mcp-gateway\n"))
+                .toUtf8());
         QCOMPARE(job->exitCode(), 127);
         QVERIFY(job->stderrData().contains("mcp-gateway: command not found"));
         checkProcessesDieWithSandbox(&backend);
+
+        // The gateway finds the sandbox's /etc/mcp-gateway through MCP_GATEWAY_DIR.
+        const TestSandbox gateway = createSandbox(&m_nam, &backend, QStringLiteral("mcp-gateway"));
+        QVERIFY(gateway.isValid());
+        auto start = std::make_unique<StartProcessJob>(&m_nam, targetFor(&backend, gateway),
+            StartProcessJob::shellCommand(QStringLiteral("mcp-gateway --config '{}'"),
+                { { QStringLiteral("GATEWAY_ACCESS_TOKEN"), QStringLiteral("tok-none") } }));
+        QVERIFY(runJob(start.get(), 120000));
+        QVERIFY2(start->exitCode() == 0, start->stderrData().constData());
+        QFile token(backend.stateDir()
+            + QStringLiteral("/sandboxes/%1/etc/mcp-gateway/.token").arg(gateway.id));
+        QVERIFY(token.open(QIODevice::ReadOnly));
+        QCOMPARE(token.readAll().trimmed(), QByteArray("tok-none"));
+        token.close();
+        QVERIFY(hostProcessesOfSandbox(gateway.id) >= 1); // mcp-gateway serve
+        QCOMPARE(
+            apiCall(&m_nam, &backend, "DELETE", QStringLiteral("/sandboxes/") + gateway.id).status,
+            204);
+        QTRY_COMPARE_WITH_TIMEOUT(hostProcessesOfSandbox(gateway.id), 0, 20000);
     }
 };
 

@@ -333,8 +333,7 @@ void TestLocalFaults::envdFrontFault()
         { "E2b-Sandbox-Id", id } };
     QCOMPARE(
         envd.send("POST", QStringLiteral("/process.Process/Start"), "{}", headers).status, 503);
-    // The rule is used up: the request now reaches envd itself, which refuses a body
-    // that is not Connect JSON.
+    // The rule is used up: envd itself answers (415: the request is not application/connect+json).
     QCOMPARE(
         envd.send("POST", QStringLiteral("/process.Process/Start"), "{}", headers).status, 415);
 }
