@@ -67,7 +67,8 @@ private:
 
 void TestLocalFaults::init()
 {
-    m_backend = std::make_unique<LocalBackend>(QStringList { QStringLiteral("--fault-injection") });
+    m_backend = std::make_unique<LocalBackend>(QStringList { QStringLiteral("--fault-injection"),
+        QStringLiteral("--isolation"), QStringLiteral("none") });
     QVERIFY2(m_backend->start(), qPrintable(m_backend->errorString()));
     m_client = std::make_unique<HttpClient>(m_backend->url(), m_backend->apiKey());
 }
@@ -331,11 +332,15 @@ void TestLocalFaults::envdFrontFault()
     HttpClient envd(m_backend->url(), QString());
     const QList<QPair<QByteArray, QByteArray>> headers { { "E2b-Sandbox-Port", "49983" },
         { "E2b-Sandbox-Id", id } };
-    QCOMPARE(
-        envd.send("POST", QStringLiteral("/process.Process/Start"), "{}", headers).status, 503);
-    // The rule is used up: envd itself answers (415: the request is not application/connect+json).
-    QCOMPARE(
-        envd.send("POST", QStringLiteral("/process.Process/Start"), "{}", headers).status, 415);
+    const HttpResult faulted
+        = envd.send("POST", QStringLiteral("/process.Process/Start"), "{}", headers);
+    QCOMPARE(faulted.status, 503);
+    QVERIFY(faulted.message().contains(QStringLiteral("injected")));
+    // Used up: the next one reaches envd.
+    const HttpResult passed
+        = envd.send("POST", QStringLiteral("/process.Process/Start"), "{}", headers);
+    QVERIFY(passed.finished);
+    QVERIFY2(!passed.message().contains(QStringLiteral("injected")), passed.body.constData());
 }
 
 void TestLocalFaults::badRules_data()

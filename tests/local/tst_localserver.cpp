@@ -6,6 +6,8 @@
 #include "local/localserver.h"
 
 #include <QHttpServerRequest>
+#include <QJsonDocument>
+#include <QJsonObject>
 #include <QNetworkAccessManager>
 #include <QNetworkReply>
 #include <QSignalSpy>
@@ -53,6 +55,7 @@ private Q_SLOTS:
 
     void envdDispatch_data();
     void envdDispatch();
+    void envdWithoutHandlerIsUnimplemented();
     void streamWriterSendsChunksAsTheyCome();
     void streamWriterReportsPeerDisconnect();
     void registrySignalsAndRuntime();
@@ -126,6 +129,20 @@ void TestLocalServer::envdDispatch()
     QSignalSpy done(reply.get(), &QNetworkReply::finished);
     QVERIFY(reply->isFinished() || done.wait(10000));
     QCOMPARE(reply->attribute(QNetworkRequest::HttpStatusCodeAttribute).toInt(), 200);
+}
+
+void TestLocalServer::envdWithoutHandlerIsUnimplemented()
+{
+    m_server->setEnvdHandler(nullptr);
+    QNetworkAccessManager nam;
+    std::unique_ptr<QNetworkReply> reply(
+        nam.post(envdRequest("abcdefghij0123456789"), QByteArray("{}")));
+    QSignalSpy done(reply.get(), &QNetworkReply::finished);
+    QVERIFY(done.wait(10000));
+    QCOMPARE(reply->attribute(QNetworkRequest::HttpStatusCodeAttribute).toInt(), 501);
+    const QJsonObject body = QJsonDocument::fromJson(reply->readAll()).object();
+    QCOMPARE(body.value(QStringLiteral("code")).toString(), QStringLiteral("unimplemented"));
+    QVERIFY(!body.value(QStringLiteral("message")).toString().isEmpty());
 }
 
 void TestLocalServer::streamWriterSendsChunksAsTheyCome()
