@@ -112,6 +112,19 @@ void KeychainJob::runKeychainJob(QKeychain::Job *job)
     job->start();
 }
 
+bool KeychainJob::checkReady()
+{
+    if (!m_store) {
+        emitError(Error::rejected(tr("The key store is gone.")));
+        return false;
+    }
+    if (m_profileId.isEmpty() || m_profileId.contains(QLatin1Char('/'))) {
+        emitError(Error::rejected(tr("The profile has no valid id; save it before storing its key.")));
+        return false;
+    }
+    return true;
+}
+
 void KeychainJob::failWith(const QString &what, QKeychain::Job *job)
 {
     emitError(Error::rejected(QStringLiteral("%1: %2").arg(what, job->errorString())));
@@ -133,10 +146,8 @@ ReadKeyJob::ReadKeyJob(KeyStore *store, QString profileId, QObject *parent)
 
 void ReadKeyJob::doStart()
 {
-    if (!store()) {
-        emitError(Error::rejected(tr("The key store is gone.")));
+    if (!checkReady())
         return;
-    }
     if (store()->hasSessionKey(profileId())) {
         m_key = store()->sessionKey(profileId());
         m_source = KeySource::Session;
@@ -169,10 +180,8 @@ WriteKeyJob::WriteKeyJob(KeyStore *store, QString profileId, QString key, QObjec
 
 void WriteKeyJob::doStart()
 {
-    if (!store()) {
-        emitError(Error::rejected(tr("The key store is gone.")));
+    if (!checkReady())
         return;
-    }
     if (m_key.isEmpty()) {
         emitError(Error::rejected(tr("The API key is empty.")));
         return;
@@ -215,10 +224,8 @@ DeleteKeyJob::DeleteKeyJob(KeyStore *store, QString profileId, QObject *parent)
 
 void DeleteKeyJob::doStart()
 {
-    if (!store()) {
-        emitError(Error::rejected(tr("The key store is gone.")));
+    if (!checkReady())
         return;
-    }
     store()->clearSessionKey(profileId());
     runKeychainJob(new QKeychain::DeletePasswordJob(store()->service()));
 }

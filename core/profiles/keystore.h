@@ -100,6 +100,8 @@ protected:
     void runKeychainJob(QKeychain::Job *job);
     /// Called once the QtKeychain job ended; `unavailable` when there is no keychain.
     virtual void keychainFinished(QKeychain::Job *job, bool unavailable) = 0;
+    /// Finishes with an error and returns false when there is no store or no valid id.
+    bool checkReady();
     /// Finishes with the error a failing QtKeychain job reported.
     void failWith(const QString &what, QKeychain::Job *job);
     void doCancel() override;

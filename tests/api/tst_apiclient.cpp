@@ -1,5 +1,6 @@
 // The Qt client against the real sandbox-desk-local over HTTP: one fresh backend
 // (own port, state directory and key) per test function.
+#include "api/checkconnectionjob.h"
 #include "api/infojobs.h"
 #include "api/lifecyclejobs.h"
 #include "api/sandboxjobs.h"
@@ -575,6 +576,29 @@ private Q_SLOTS:
         QVERIFY(run(down));
         QCOMPARE(down.error().kind(), Error::Kind::Transport);
         QVERIFY(down.error().message().startsWith(QStringLiteral("Could not reach the server")));
+    }
+
+    void checkConnection()
+    {
+        create(newSandbox());
+        create(newSandbox());
+        CheckConnectionJob good(&m_network, m_settings);
+        QVERIFY(run(good));
+        QVERIFY2(!good.hasError(), qPrintable(good.error().message()));
+        QVERIFY(good.failedStep() == CheckConnectionJob::Step::None);
+        QCOMPARE(good.runningSandboxes(), 2);
+
+        CheckConnectionJob badKey(&m_network, withKey(QStringLiteral("e2b_bad")));
+        QVERIFY(run(badKey));
+        QVERIFY(badKey.failedStep() == CheckConnectionJob::Step::Key);
+        QCOMPARE(badKey.error().httpStatus(), 401);
+        QVERIFY(badKey.error().message().contains(QStringLiteral("Check the key in the profile settings")));
+
+        m_backend->stop();
+        CheckConnectionJob down(&m_network, m_settings);
+        QVERIFY(run(down));
+        QVERIFY(down.failedStep() == CheckConnectionJob::Step::Reach);
+        QCOMPARE(down.error().kind(), Error::Kind::Transport);
     }
 
     void keyCheckWithOnePage()

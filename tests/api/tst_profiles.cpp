@@ -1,5 +1,6 @@
 // Profiles in QSettings, their resolution into ConnectionSettings (environment
 // overrides like the official SDK), and the local backend's key file.
+#include "local/apikeyfile.h"
 #include "profiles/profilestore.h"
 #include "profiles/resolveprofilejob.h"
 
@@ -246,7 +247,18 @@ private Q_SLOTS:
 
     void defaultLocalKeyFileLocation()
     {
+        // The app reads the very file the backend writes.
         QVERIFY(ProfileStore::localKeyFilePath().endsWith(QStringLiteral("/sandbox-desk/local-api-key")));
+        QCOMPARE(ProfileStore::localKeyFilePath(), local::ApiKeyFile::defaultPath());
+    }
+
+    void keyJobsNeedAProfileId()
+    {
+        KeyStore keys;
+        WriteKeyJob write(&keys, QString(), QStringLiteral("k"));
+        QVERIFY(run(write));
+        QCOMPARE(write.error().kind(), Error::Kind::Rejected);
+        QVERIFY(!keys.hasSessionKey(QString()));
     }
 
     void resolveCloudPrefersTheEnvironmentKey()
