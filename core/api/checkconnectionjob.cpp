@@ -15,8 +15,11 @@ CheckConnectionJob::CheckConnectionJob(QNetworkAccessManager *network, const Con
 
 CheckConnectionJob::~CheckConnectionJob()
 {
-    if (m_step)
+    // The step deletes itself once it has finished; stop it rather than let it run on.
+    if (m_step) {
         m_step->disconnect(this);
+        m_step->cancel();
+    }
 }
 
 void CheckConnectionJob::startStep(ApiJob *job)
