@@ -27,13 +27,15 @@ private Q_SLOTS:
         QTest::addColumn<QString>("id");
         QTest::addColumn<QString>("title");
         QTest::addColumn<QStringList>("required");
-        QTest::newRow("airtable") << "airtable" << "Airtable"
-                                  << QStringList{"airtableApiKey", "nodeenv"};
-        QTest::newRow("browserbase") << "browserbase" << "Browserbase"
-                                     << QStringList{"apiKey", "geminiApiKey", "projectId"};
-        QTest::newRow("jetbrains") << "jetbrains" << "JetBrains" << QStringList{"port"};
-        QTest::newRow("no options") << "amazonBedrockAgentcore" << "AWS Bedrock AgentCore"
-                                    << QStringList{};
+        QTest::newRow("airtable") << "airtable"
+                                  << "Airtable" << QStringList { "airtableApiKey", "nodeenv" };
+        QTest::newRow("browserbase")
+            << "browserbase"
+            << "Browserbase" << QStringList { "apiKey", "geminiApiKey", "projectId" };
+        QTest::newRow("jetbrains") << "jetbrains"
+                                   << "JetBrains" << QStringList { "port" };
+        QTest::newRow("no options") << "amazonBedrockAgentcore"
+                                    << "AWS Bedrock AgentCore" << QStringList {};
     }
 
     void requiredOptions()
@@ -63,14 +65,19 @@ private Q_SLOTS:
         QCOMPARE(fs.option(QStringLiteral("paths"))->itemType, QStringLiteral("string"));
 
         QCOMPARE(catalog.server(QStringLiteral("jetbrains")).option(QStringLiteral("port"))->type,
-                 QStringLiteral("integer"));
-        QVERIFY(!catalog.server(QStringLiteral("jetbrains")).option(QStringLiteral("port"))->secret);
-        QCOMPARE(catalog.server(QStringLiteral("textToGraphql")).option(QStringLiteral("modelTemperature"))->type,
-                 QStringLiteral("number"));
-        QCOMPARE(catalog.server(QStringLiteral("glif")).option(QStringLiteral("ignoredSaved"))->type,
-                 QStringLiteral("boolean"));
+            QStringLiteral("integer"));
+        QVERIFY(
+            !catalog.server(QStringLiteral("jetbrains")).option(QStringLiteral("port"))->secret);
+        QCOMPARE(catalog.server(QStringLiteral("textToGraphql"))
+                     .option(QStringLiteral("modelTemperature"))
+                     ->type,
+            QStringLiteral("number"));
+        QCOMPARE(
+            catalog.server(QStringLiteral("glif")).option(QStringLiteral("ignoredSaved"))->type,
+            QStringLiteral("boolean"));
         // Paths to key files are not secrets themselves.
-        QVERIFY(!catalog.server(QStringLiteral("redis")).option(QStringLiteral("sslKeyfile"))->secret);
+        QVERIFY(
+            !catalog.server(QStringLiteral("redis")).option(QStringLiteral("sslKeyfile"))->secret);
         QVERIFY(catalog.server(QStringLiteral("redis")).option(QStringLiteral("pwd"))->secret);
     }
 
@@ -80,7 +87,8 @@ private Q_SLOTS:
         QVERIFY(!catalog.server(QStringLiteral("notAServer")).isValid());
         QVERIFY(!catalog.contains(QStringLiteral("Airtable")));
         QVERIFY(catalog.contains(QStringLiteral("airtable")));
-        QCOMPARE(catalog.findCaseInsensitive(QStringLiteral("AIRTABLE")), QStringLiteral("airtable"));
+        QCOMPARE(
+            catalog.findCaseInsensitive(QStringLiteral("AIRTABLE")), QStringLiteral("airtable"));
         QVERIFY(catalog.findCaseInsensitive(QStringLiteral("zzz")).isEmpty());
     }
 
@@ -105,7 +113,7 @@ private Q_SLOTS:
         QVERIFY(small.errorString().isEmpty());
         QCOMPARE(small.servers().size(), 2);
         QCOMPARE(small.servers().first().id, QStringLiteral("a"));
-        QCOMPARE(small.server(QStringLiteral("a")).requiredOptions(), QStringList{"x"});
+        QCOMPARE(small.server(QStringLiteral("a")).requiredOptions(), QStringList { "x" });
     }
 };
 

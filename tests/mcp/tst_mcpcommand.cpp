@@ -24,12 +24,12 @@ private:
         QFile::remove(argvFile());
         QProcess bash;
         QProcessEnvironment env;
-        env.insert(QStringLiteral("PATH"), m_dir.filePath(QStringLiteral("fakebin"))
-                                               + QStringLiteral(":/usr/bin:/bin"));
+        env.insert(QStringLiteral("PATH"),
+            m_dir.filePath(QStringLiteral("fakebin")) + QStringLiteral(":/usr/bin:/bin"));
         env.insert(QStringLiteral("ARGV_OUT"), argvFile());
         bash.setProcessEnvironment(env);
         bash.setWorkingDirectory(m_dir.path()); // a relative `touch MARKER` lands here
-        bash.start(QStringLiteral("/bin/bash"), {QStringLiteral("-c"), command});
+        bash.start(QStringLiteral("/bin/bash"), { QStringLiteral("-c"), command });
         if (!bash.waitForFinished(60000))
             return {};
         *exitCode = bash.exitCode();
@@ -57,10 +57,14 @@ private Q_SLOTS:
     {
         QTest::addColumn<QString>("value");
         QTest::addColumn<QString>("quoted");
-        QTest::newRow("plain") << "abc" << "'abc'";
-        QTest::newRow("empty") << "" << "''";
-        QTest::newRow("one quote") << "a'b" << "'a'\"'\"'b'";
-        QTest::newRow("only quotes") << "''" << "''\"'\"''\"'\"''";
+        QTest::newRow("plain") << "abc"
+                               << "'abc'";
+        QTest::newRow("empty") << ""
+                               << "''";
+        QTest::newRow("one quote") << "a'b"
+                                   << "'a'\"'\"'b'";
+        QTest::newRow("only quotes") << "''"
+                                     << "''\"'\"''\"'\"''";
     }
 
     void quote()
@@ -72,10 +76,11 @@ private Q_SLOTS:
 
     void command()
     {
-        const QJsonObject config{{"b", QJsonObject{{"k", "it's"}}}, {"a", QJsonObject{}}};
+        const QJsonObject config { { "b", QJsonObject { { "k", "it's" } } },
+            { "a", QJsonObject {} } };
         QCOMPARE(sd::mcpConfigJson(config), QByteArray("{\"a\":{},\"b\":{\"k\":\"it's\"}}"));
         QCOMPARE(sd::mcpGatewayCommand(config),
-                 QStringLiteral("mcp-gateway --config '{\"a\":{},\"b\":{\"k\":\"it'\"'\"'s\"}}'"));
+            QStringLiteral("mcp-gateway --config '{\"a\":{},\"b\":{\"k\":\"it'\"'\"'s\"}}'"));
     }
 
     void shellRoundTrip_data()
@@ -100,8 +105,9 @@ private Q_SLOTS:
     {
         QFETCH(QString, value);
         QFile::remove(marker());
-        const QJsonObject config{{"browserbase", QJsonObject{{"apiKey", value}, {"projectId", "p"}}},
-                                 {"airtable", QJsonObject{{"airtableApiKey", value}, {"nodeenv", "n"}}}};
+        const QJsonObject config { { "browserbase",
+                                       QJsonObject { { "apiKey", value }, { "projectId", "p" } } },
+            { "airtable", QJsonObject { { "airtableApiKey", value }, { "nodeenv", "n" } } } };
         int exitCode = -1;
         const QList<QByteArray> args = runThroughBash(sd::mcpGatewayCommand(config), &exitCode);
         QCOMPARE(exitCode, 0);
@@ -134,8 +140,9 @@ private Q_SLOTS:
         QVERIFY(sd::argumentSizeError(QString(131071, QLatin1Char('x'))).isEmpty());
         const QString tooLong = sd::argumentSizeError(QString(131072, QLatin1Char('x')));
         QVERIFY(!tooLong.isEmpty());
-        QVERIFY2(tooLong.contains(QLatin1String("131073")) && tooLong.contains(QLatin1String("131072")),
-                 qPrintable(tooLong));
+        QVERIFY2(
+            tooLong.contains(QLatin1String("131073")) && tooLong.contains(QLatin1String("131072")),
+            qPrintable(tooLong));
         // Bytes, not characters: "é" is two bytes in UTF-8.
         QVERIFY(sd::argumentSizeError(QString(65535, QChar(0xe9))).isEmpty());
         QVERIFY(!sd::argumentSizeError(QString(65536, QChar(0xe9))).isEmpty());
@@ -146,17 +153,18 @@ private Q_SLOTS:
     void argumentLimitMatchesKernel()
     {
         const QString prefix = QStringLiteral("exit 7 #");
-        const QString fits = prefix + QString(sd::MaxArgStrLen - 1 - prefix.size(), QLatin1Char('x'));
+        const QString fits
+            = prefix + QString(sd::MaxArgStrLen - 1 - prefix.size(), QLatin1Char('x'));
         QVERIFY(sd::argumentSizeError(fits).isEmpty());
         QProcess ok;
-        ok.start(QStringLiteral("/bin/bash"), {QStringLiteral("-c"), fits});
+        ok.start(QStringLiteral("/bin/bash"), { QStringLiteral("-c"), fits });
         QVERIFY(ok.waitForFinished(60000));
         QCOMPARE(ok.exitCode(), 7);
 
         const QString tooBig = fits + QLatin1Char('x');
         QVERIFY(!sd::argumentSizeError(tooBig).isEmpty());
         QProcess refused;
-        refused.start(QStringLiteral("/bin/bash"), {QStringLiteral("-c"), tooBig});
+        refused.start(QStringLiteral("/bin/bash"), { QStringLiteral("-c"), tooBig });
         QVERIFY(!refused.waitForStarted(60000));
         QCOMPARE(refused.error(), QProcess::FailedToStart);
     }

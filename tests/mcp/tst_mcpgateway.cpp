@@ -12,6 +12,7 @@
 #include <csignal>
 #include <sys/stat.h>
 #include <unistd.h>
+#include <utility>
 
 namespace {
 
@@ -19,10 +20,7 @@ const QByteArray Token = "tok-7f3a9c1e-5b2d-4c8e-9a1f-secret";
 const QByteArray OptionSecret = "opt-v4lue-n3ver-pr1nted";
 
 // Config text with OptionSecret in place of each SECRET.
-QByteArray withSecret(const char *json)
-{
-    return QByteArray(json).replace("SECRET", OptionSecret);
-}
+QByteArray withSecret(const char *json) { return QByteArray(json).replace("SECRET", OptionSecret); }
 
 struct Run
 {
@@ -53,8 +51,12 @@ private:
     QTemporaryDir m_tmp;
     QString m_dir; // MCP_GATEWAY_DIR of the current test
     QList<pid_t> m_servePids;
+    bool m_secretPrinted = false;
 
-    QString gateway() const { return sd::test::LocalBackend::binary(QStringLiteral("mcp-gateway")); }
+    QString gateway() const
+    {
+        return sd::test::LocalBackend::binary(QStringLiteral("mcp-gateway"));
+    }
 
     QProcessEnvironment env(bool withToken = true) const
     {
@@ -63,7 +65,8 @@ private:
         e.remove(QStringLiteral("GATEWAY_ACCESS_TOKEN"));
         if (withToken)
             e.insert(QStringLiteral("GATEWAY_ACCESS_TOKEN"), QString::fromLatin1(Token));
-        e.insert(QStringLiteral("PATH"), QFileInfo(gateway()).absolutePath() + QStringLiteral(":/usr/bin:/bin"));
+        e.insert(QStringLiteral("PATH"),
+            QFileInfo(gateway()).absolutePath() + QStringLiteral(":/usr/bin:/bin"));
         return e;
     }
 
@@ -81,10 +84,10 @@ private:
         r.exitCode = p.exitStatus() == QProcess::NormalExit ? p.exitCode() : -1;
         r.out = p.readAllStandardOutput();
         r.err = p.readAllStandardError();
-        // Whatever happened, no secret may be printed.
-        for (const QByteArray &secret : {Token, OptionSecret}) {
+        // Whatever happened, no secret may be printed; checked in cleanup().
+        for (const QByteArray &secret : { Token, OptionSecret }) {
             if (r.out.contains(secret) || r.err.contains(secret))
-                qFatal("mcp-gateway printed a secret");
+                m_secretPrinted = true;
         }
         rememberServe();
         return r;
@@ -92,7 +95,8 @@ private:
 
     Run gatewayRun(const QByteArray &config, bool withToken = true)
     {
-        return run(gateway(), {QStringLiteral("--config"), QString::fromUtf8(config)}, env(withToken));
+        return run(
+            gateway(), { QStringLiteral("--config"), QString::fromUtf8(config) }, env(withToken));
     }
 
     pid_t servePid() const
@@ -118,7 +122,8 @@ private:
 
     static int mode(const QString &path)
     {
-        struct stat st {};
+        struct stat st
+        { };
         if (::stat(QFile::encodeName(path).constData(), &st) != 0)
             return -1;
         return int(st.st_mode & 07777);
@@ -136,7 +141,8 @@ private Q_SLOTS:
     void init()
     {
         static int n = 0;
-        m_dir = m_tmp.filePath(QStringLiteral("gw%1/etc/mcp-gateway").arg(++n)); // created by the gateway
+        m_dir = m_tmp.filePath(
+            QStringLiteral("gw%1/etc/mcp-gateway").arg(++n)); // created by the gateway
     }
 
     void cleanup()
@@ -146,6 +152,8 @@ private Q_SLOTS:
                 ::kill(pid, SIGKILL);
         }
         m_servePids.clear();
+        const bool printed = std::exchange(m_secretPrinted, false);
+        QVERIFY2(!printed, "mcp-gateway printed the token or an option value");
     }
 
     void startsAndStoresToken()
@@ -165,7 +173,7 @@ private Q_SLOTS:
         QFile config(configPath);
         QVERIFY(config.open(QIODevice::ReadOnly));
         QCOMPARE(QJsonDocument::fromJson(config.readAll()).object(),
-                 QJsonDocument::fromJson(validConfig()).object());
+            QJsonDocument::fromJson(validConfig()).object());
         QCOMPARE(mode(configPath), 0600);
     }
 
@@ -222,8 +230,8 @@ private Q_SLOTS:
     {
         QTest::addColumn<QByteArray>("config");
         QTest::addColumn<QByteArray>("where");
-        QTest::newRow("trailing comma") << QByteArray("{\"airtable\":\n {\"nodeenv\":\"x\",}}")
-                                        << QByteArray("line 2, column");
+        QTest::newRow("trailing comma")
+            << QByteArray("{\"airtable\":\n {\"nodeenv\":\"x\",}}") << QByteArray("line 2, column");
         QTest::newRow("not json") << QByteArray("mcp") << QByteArray("line 1, column");
         QTest::newRow("array") << QByteArray("[]") << QByteArray("must be a JSON object");
         QTest::newRow("string") << QByteArray("\"x\"") << QByteArray("must be a JSON object");
@@ -245,16 +253,15 @@ private Q_SLOTS:
     {
         QTest::addColumn<QByteArray>("config");
         QTest::addColumn<QList<QByteArray>>("names");
-        QTest::newRow("missing required")
-            << withSecret(R"({"airtable":{"nodeenv":"SECRET"}})")
-            << QList<QByteArray>{"airtable", "airtableApiKey"};
+        QTest::newRow("missing required") << withSecret(R"({"airtable":{"nodeenv":"SECRET"}})")
+                                          << QList<QByteArray> { "airtable", "airtableApiKey" };
         QTest::newRow("missing several")
             << QByteArray(R"({"browserbase":{}})")
-            << QList<QByteArray>{"browserbase", "apiKey", "geminiApiKey", "projectId"};
-        QTest::newRow("wrong type")
-            << withSecret(R"({"jetbrains":{"port":"SECRET"}})")
-            << QList<QByteArray>{"jetbrains", "port", "integer"};
-        QTest::newRow("not an object") << QByteArray(R"({"jetbrains":5})") << QList<QByteArray>{"jetbrains"};
+            << QList<QByteArray> { "browserbase", "apiKey", "geminiApiKey", "projectId" };
+        QTest::newRow("wrong type") << withSecret(R"({"jetbrains":{"port":"SECRET"}})")
+                                    << QList<QByteArray> { "jetbrains", "port", "integer" };
+        QTest::newRow("not an object")
+            << QByteArray(R"({"jetbrains":5})") << QList<QByteArray> { "jetbrains" };
     }
 
     void invalidServer()
@@ -284,7 +291,7 @@ private Q_SLOTS:
         const Run none = run(gateway(), {}, env());
         QCOMPARE(none.exitCode, 2);
         QVERIFY(none.err.contains("--config"));
-        const Run help = run(gateway(), {QStringLiteral("--help")}, env());
+        const Run help = run(gateway(), { QStringLiteral("--help") }, env());
         QCOMPARE(help.exitCode, 0);
         QVERIFY(help.out.contains("Usage: mcp-gateway --config JSON"));
     }
@@ -295,13 +302,15 @@ private Q_SLOTS:
     void throughShellAsTheSdk()
     {
         const QString marker = m_tmp.filePath(QStringLiteral("MARKER"));
-        const QString hostile = QStringLiteral("'; touch %1; ' $(touch %1) `touch %1` \"\n'\"'\"' ü")
-                                    .arg(marker);
-        const QJsonObject config{{"airtable", QJsonObject{{"airtableApiKey", hostile},
-                                                          {"nodeenv", QString::fromLatin1(OptionSecret)}}}};
-        const QString command = QStringLiteral("out=$(%1); status=$?; echo \"[$out]\"; exit $status")
-                                    .arg(sd::mcpGatewayCommand(config));
-        const Run r = run(QStringLiteral("/bin/bash"), {QStringLiteral("-c"), command}, env());
+        const QString hostile
+            = QStringLiteral("'; touch %1; ' $(touch %1) `touch %1` \"\n'\"'\"' ü").arg(marker);
+        const QJsonObject config { { "airtable",
+            QJsonObject { { "airtableApiKey", hostile },
+                { "nodeenv", QString::fromLatin1(OptionSecret) } } } };
+        const QString command
+            = QStringLiteral("out=$(%1); status=$?; echo \"[$out]\"; exit $status")
+                  .arg(sd::mcpGatewayCommand(config));
+        const Run r = run(QStringLiteral("/bin/bash"), { QStringLiteral("-c"), command }, env());
         QCOMPARE(r.exitCode, 0);
         QCOMPARE(r.out, QByteArray("[MCP gateway started with 1 server(s)]\n"));
         QVERIFY2(!QFile::exists(marker), "a config value was executed by the shell");
