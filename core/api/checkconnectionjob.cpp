@@ -5,13 +5,12 @@
 
 namespace sd {
 
-CheckConnectionJob::CheckConnectionJob(QNetworkAccessManager *network, const ConnectionSettings &settings,
-                                       QObject *parent)
+CheckConnectionJob::CheckConnectionJob(
+    QNetworkAccessManager *network, const ConnectionSettings &settings, QObject *parent)
     : Job(parent)
     , m_network(network)
     , m_settings(settings)
-{
-}
+{ }
 
 CheckConnectionJob::~CheckConnectionJob()
 {
@@ -35,7 +34,8 @@ void CheckConnectionJob::doStart()
     connect(health, &Job::finished, this, [this, health] {
         m_step = nullptr;
         const Error::Kind kind = health->error().kind();
-        if (kind == Error::Kind::Transport || kind == Error::Kind::Timeout || kind == Error::Kind::Rejected) {
+        if (kind == Error::Kind::Transport || kind == Error::Kind::Timeout
+            || kind == Error::Kind::Rejected) {
             m_failedStep = Step::Reach;
             emitError(health->error());
             return;

@@ -28,10 +28,15 @@ class CheckConnectionJob : public Job
     Q_OBJECT
 
 public:
-    enum class Step { None, Reach, Key };
+    enum class Step
+    {
+        None,
+        Reach,
+        Key
+    };
 
     CheckConnectionJob(QNetworkAccessManager *network, const ConnectionSettings &settings,
-                       QObject *parent = nullptr);
+        QObject *parent = nullptr);
     ~CheckConnectionJob() override;
 
     /// Per request; the check makes two.
@@ -52,7 +57,7 @@ private:
 
     QNetworkAccessManager *m_network;
     ConnectionSettings m_settings;
-    std::chrono::milliseconds m_timeout{15000};
+    std::chrono::milliseconds m_timeout { 15000 };
     QPointer<ApiJob> m_step;
     Step m_failedStep = Step::None;
     int m_running = -1;

@@ -17,11 +17,12 @@ class WriteKeyJob;
 class DeleteKeyJob;
 
 /// Where an API key came from.
-enum class KeySource {
-    None,         ///< no key found
-    Keychain,     ///< the OS keychain (Secret Service through QtKeychain)
-    Session,      ///< typed in this session, kept in memory only
-    Environment,  ///< E2B_API_KEY
+enum class KeySource
+{
+    None, ///< no key found
+    Keychain, ///< the OS keychain (Secret Service through QtKeychain)
+    Session, ///< typed in this session, kept in memory only
+    Environment, ///< E2B_API_KEY
     LocalKeyFile, ///< the local backend's key file
 };
 
@@ -37,7 +38,12 @@ class KeyStore : public QObject
     Q_OBJECT
 
 public:
-    enum class Availability { Unknown, Available, Unavailable };
+    enum class Availability
+    {
+        Unknown,
+        Available,
+        Unavailable
+    };
     Q_ENUM(Availability)
 
     explicit KeyStore(QObject *parent = nullptr);
