@@ -108,8 +108,7 @@ private:
 private Q_SLOTS:
     void init()
     {
-        // The control plane is what is under test here: no process jail per sandbox,
-        // so 250 sandboxes stay cheap on a loaded machine.
+        // The control plane is under test here, not process isolation.
         m_backend = std::make_unique<test::LocalBackend>(
             QStringList { QStringLiteral("--isolation"), QStringLiteral("none") });
         QVERIFY2(m_backend->start(60000), qPrintable(m_backend->errorString()));
