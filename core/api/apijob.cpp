@@ -118,12 +118,13 @@ void ApiJob::send(const Request &request)
         path.chop(1);
     url.setPath(path + request.path, QUrl::TolerantMode);
     url.setQuery(request.query.isEmpty() ? QString() : request.query.query(QUrl::FullyEncoded),
-                 QUrl::TolerantMode);
+        QUrl::TolerantMode);
     url.setFragment({});
 
     QNetworkRequest req(url);
     // Never follow a redirect: the next hop would receive the API key.
-    req.setAttribute(QNetworkRequest::RedirectPolicyAttribute, QNetworkRequest::ManualRedirectPolicy);
+    req.setAttribute(
+        QNetworkRequest::RedirectPolicyAttribute, QNetworkRequest::ManualRedirectPolicy);
     req.setHeader(QNetworkRequest::UserAgentHeader, userAgent);
     if (sendsApiKey() && !m_settings.apiKey.isEmpty())
         req.setRawHeader("X-API-Key", m_settings.apiKey.toUtf8());
@@ -141,7 +142,7 @@ void ApiJob::send(const Request &request)
     m_reply.reset(m_network->sendCustomRequest(req, request.verb, body));
     connect(m_reply.get(), &QNetworkReply::finished, this, &ApiJob::onFinished);
     connect(m_reply.get(), &QNetworkReply::uploadProgress, this,
-            [this](qint64 sent, qint64) { m_requestSent = m_requestSent || sent > 0; });
+        [this](qint64 sent, qint64) { m_requestSent = m_requestSent || sent > 0; });
     // A GET or DELETE has no upload; count it as sent once the socket is up.
     connect(m_reply.get(), &QNetworkReply::requestSent, this, [this] { m_requestSent = true; });
     m_timer.start(m_timeout);
@@ -167,8 +168,8 @@ void ApiJob::onFinished()
     // Errors below ContentAccessDenied are transport-level (reset, refused, TLS,
     // proxy): an answer cut off after a 2xx status is a failure, not a short body.
     const QNetworkReply::NetworkError netError = reply->error();
-    const bool transportFailed = netError != QNetworkReply::NoError
-        && netError < QNetworkReply::ContentAccessDenied;
+    const bool transportFailed
+        = netError != QNetworkReply::NoError && netError < QNetworkReply::ContentAccessDenied;
 
     Error error;
     if (m_httpStatus == 0 || transportFailed || !isSuccess(m_httpStatus))
@@ -196,12 +197,12 @@ Error ApiJob::errorFromReply(QNetworkReply *reply, const QByteArray &body) const
         return Error::cancelled();
     if (m_httpStatus >= 300 && m_httpStatus < 400) {
         const QUrl target = reply->attribute(QNetworkRequest::RedirectionTargetAttribute).toUrl();
-        const QString host = target.isEmpty() ? tr("an unknown place")
-                                              : reply->url().resolved(target).host();
+        const QString host
+            = target.isEmpty() ? tr("an unknown place") : reply->url().resolved(target).host();
         return Error::http(m_httpStatus,
-                           tr("the server redirected to %1; redirects are not followed so that "
-                              "the API key only goes to the configured host")
-                               .arg(host));
+            tr("the server redirected to %1; redirects are not followed so that "
+               "the API key only goes to the configured host")
+                .arg(host));
     }
     if (m_httpStatus != 0 && !isSuccess(m_httpStatus))
         return Error::http(m_httpStatus, scrubbed(serverMessageFromBody(body)));

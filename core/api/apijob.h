@@ -31,7 +31,7 @@ class ApiJob : public Job
 
 public:
     ApiJob(QNetworkAccessManager *network, const ConnectionSettings &settings,
-           QObject *parent = nullptr);
+        QObject *parent = nullptr);
     ~ApiJob() override;
 
     void setTimeout(std::chrono::milliseconds timeout) { m_timeout = timeout; }
@@ -85,7 +85,7 @@ private:
     ConnectionSettings m_settings;
     std::unique_ptr<QNetworkReply> m_reply;
     QTimer m_timer;
-    std::chrono::milliseconds m_timeout{30000};
+    std::chrono::milliseconds m_timeout { 30000 };
     int m_httpStatus = 0;
     bool m_timedOut = false;
     bool m_requestSent = false;

@@ -10,10 +10,11 @@ ConnectionSettings ConnectionSettings::forDomain(const QString &domain)
     return settings;
 }
 
-ConnectionSettings ConnectionSettings::withEnvironment(ConnectionSettings base,
-                                                       const QProcessEnvironment &env)
+ConnectionSettings ConnectionSettings::withEnvironment(
+    ConnectionSettings base, const QProcessEnvironment &env)
 {
-    const auto value = [&env](const char *name) { return env.value(QLatin1String(name)).trimmed(); };
+    const auto value
+        = [&env](const char *name) { return env.value(QLatin1String(name)).trimmed(); };
     if (const QString domain = value("E2B_DOMAIN"); !domain.isEmpty()) {
         const QUrl derived = QUrl(QStringLiteral("https://api.") + base.domain);
         const bool apiFollowsDomain = base.apiUrl.isEmpty() || base.apiUrl == derived;

@@ -25,8 +25,7 @@ struct ConnectionSettings
     static ConnectionSettings forDomain(const QString &domain);
     /// `base` with every E2B_* variable set in `env` applied on top.
     static ConnectionSettings withEnvironment(ConnectionSettings base,
-                                              const QProcessEnvironment &env
-                                              = QProcessEnvironment::systemEnvironment());
+        const QProcessEnvironment &env = QProcessEnvironment::systemEnvironment());
 
     /// The envd URL of a sandbox; `sandboxDomain` is the domain the server gave it.
     QUrl envdUrl(const QString &sandboxId, const QString &sandboxDomain = {}) const;

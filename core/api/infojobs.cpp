@@ -7,20 +7,19 @@ const QString logsV2 = QStringLiteral("/v2");
 } // namespace
 
 SandboxLogsJob::SandboxLogsJob(QNetworkAccessManager *network, const ConnectionSettings &settings,
-                               QString sandboxId, QObject *parent)
+    QString sandboxId, QObject *parent)
     : ApiJob(network, settings, parent)
     , m_sandboxId(std::move(sandboxId))
     , m_path(logsV2 + sandboxPath(m_sandboxId, QStringLiteral("/logs")))
-{
-}
+{ }
 
 ApiJob::Request SandboxLogsJob::buildRequest() const
 {
-    Request request{"GET", m_path, {}, std::nullopt};
+    Request request { "GET", m_path, {}, std::nullopt };
     const bool v2 = m_path.startsWith(logsV2);
     if (m_since.isValid())
         request.query.addQueryItem(v2 ? QStringLiteral("cursor") : QStringLiteral("start"),
-                                   QString::number(m_since.toMSecsSinceEpoch()));
+            QString::number(m_since.toMSecsSinceEpoch()));
     if (m_limit > 0)
         request.query.addQueryItem(QStringLiteral("limit"), QString::number(m_limit));
     return request;
@@ -48,17 +47,18 @@ void SandboxLogsJob::parseReply(int, const QByteArray &body, QNetworkReply *)
     const bool v2 = m_path.startsWith(logsV2);
     const QJsonValue list = json->value(v2 ? QLatin1String("logs") : QLatin1String("logEntries"));
     if (!list.isArray()) {
-        setError(Error::badResponse(tr("the sandbox log could not be read: %1")
-                                        .arg(QStringLiteral("missing array '%1'")
-                                                 .arg(v2 ? QLatin1String("logs")
-                                                         : QLatin1String("logEntries")))));
+        setError(Error::badResponse(
+            tr("the sandbox log could not be read: %1")
+                .arg(QStringLiteral("missing array '%1'")
+                         .arg(v2 ? QLatin1String("logs") : QLatin1String("logEntries")))));
         return;
     }
     QList<SandboxLogEntry> entries;
     for (const QJsonValue &value : list.toArray()) {
         const auto entry = SandboxLogEntry::fromJson(value.toObject(), &problem);
         if (!entry) {
-            setError(Error::badResponse(tr("a sandbox log entry could not be read: %1").arg(problem)));
+            setError(
+                Error::badResponse(tr("a sandbox log entry could not be read: %1").arg(problem)));
             return;
         }
         entries.append(*entry);
@@ -66,20 +66,22 @@ void SandboxLogsJob::parseReply(int, const QByteArray &body, QNetworkReply *)
     m_entries = std::move(entries);
 }
 
-SandboxMetricsJob::SandboxMetricsJob(QNetworkAccessManager *network, const ConnectionSettings &settings,
-                                     QString sandboxId, QObject *parent)
+SandboxMetricsJob::SandboxMetricsJob(QNetworkAccessManager *network,
+    const ConnectionSettings &settings, QString sandboxId, QObject *parent)
     : ApiJob(network, settings, parent)
     , m_sandboxId(std::move(sandboxId))
-{
-}
+{ }
 
 ApiJob::Request SandboxMetricsJob::buildRequest() const
 {
-    Request request{"GET", sandboxPath(m_sandboxId, QStringLiteral("/metrics")), {}, std::nullopt};
+    Request request { "GET", sandboxPath(m_sandboxId, QStringLiteral("/metrics")), {},
+        std::nullopt };
     if (m_start.isValid())
-        request.query.addQueryItem(QStringLiteral("start"), QString::number(m_start.toSecsSinceEpoch()));
+        request.query.addQueryItem(
+            QStringLiteral("start"), QString::number(m_start.toSecsSinceEpoch()));
     if (m_end.isValid())
-        request.query.addQueryItem(QStringLiteral("end"), QString::number(m_end.toSecsSinceEpoch()));
+        request.query.addQueryItem(
+            QStringLiteral("end"), QString::number(m_end.toSecsSinceEpoch()));
     return request;
 }
 
@@ -103,15 +105,14 @@ void SandboxMetricsJob::parseReply(int, const QByteArray &body, QNetworkReply *)
     m_metrics = std::move(metrics);
 }
 
-ListTemplatesJob::ListTemplatesJob(QNetworkAccessManager *network, const ConnectionSettings &settings,
-                                   QObject *parent)
+ListTemplatesJob::ListTemplatesJob(
+    QNetworkAccessManager *network, const ConnectionSettings &settings, QObject *parent)
     : ApiJob(network, settings, parent)
-{
-}
+{ }
 
 ApiJob::Request ListTemplatesJob::buildRequest() const
 {
-    return {"GET", QStringLiteral("/templates"), {}, std::nullopt};
+    return { "GET", QStringLiteral("/templates"), {}, std::nullopt };
 }
 
 void ListTemplatesJob::parseReply(int, const QByteArray &body, QNetworkReply *)
@@ -134,14 +135,14 @@ void ListTemplatesJob::parseReply(int, const QByteArray &body, QNetworkReply *)
     m_templates = std::move(templates);
 }
 
-HealthJob::HealthJob(QNetworkAccessManager *network, const ConnectionSettings &settings, QObject *parent)
+HealthJob::HealthJob(
+    QNetworkAccessManager *network, const ConnectionSettings &settings, QObject *parent)
     : ApiJob(network, settings, parent)
-{
-}
+{ }
 
 ApiJob::Request HealthJob::buildRequest() const
 {
-    return {"GET", QStringLiteral("/health"), {}, std::nullopt};
+    return { "GET", QStringLiteral("/health"), {}, std::nullopt };
 }
 
 } // namespace sd

@@ -16,7 +16,7 @@ class SandboxLogsJob : public ApiJob
 
 public:
     SandboxLogsJob(QNetworkAccessManager *network, const ConnectionSettings &settings,
-                   QString sandboxId, QObject *parent = nullptr);
+        QString sandboxId, QObject *parent = nullptr);
 
     /// Only entries at or after this time (invalid: from the start).
     void setSince(const QDateTime &since) { m_since = since; }
@@ -47,7 +47,7 @@ class SandboxMetricsJob : public ApiJob
 
 public:
     SandboxMetricsJob(QNetworkAccessManager *network, const ConnectionSettings &settings,
-                      QString sandboxId, QObject *parent = nullptr);
+        QString sandboxId, QObject *parent = nullptr);
 
     /// The interval to ask for (invalid ends: the server's default, the latest sample).
     void setInterval(const QDateTime &start, const QDateTime &end)
@@ -77,7 +77,7 @@ class ListTemplatesJob : public ApiJob
 
 public:
     explicit ListTemplatesJob(QNetworkAccessManager *network, const ConnectionSettings &settings,
-                              QObject *parent = nullptr);
+        QObject *parent = nullptr);
 
     const QList<SandboxTemplate> &templates() const { return m_templates; }
 
@@ -99,11 +99,11 @@ class HealthJob : public ApiJob
 
 public:
     explicit HealthJob(QNetworkAccessManager *network, const ConnectionSettings &settings,
-                       QObject *parent = nullptr);
+        QObject *parent = nullptr);
 
 protected:
     Request buildRequest() const override;
-    void parseReply(int, const QByteArray &, QNetworkReply *) override {}
+    void parseReply(int, const QByteArray &, QNetworkReply *) override { }
     bool sendsApiKey() const override { return false; }
 };
 

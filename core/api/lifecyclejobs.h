@@ -13,7 +13,7 @@ class PauseSandboxJob : public ApiJob
 
 public:
     PauseSandboxJob(QNetworkAccessManager *network, const ConnectionSettings &settings,
-                    QString sandboxId, QObject *parent = nullptr);
+        QString sandboxId, QObject *parent = nullptr);
 
     QString sandboxId() const { return m_sandboxId; }
     bool wasAlreadyPaused() const { return m_alreadyPaused; }
@@ -37,7 +37,7 @@ class ResumeSandboxJob : public ApiJob
 
 public:
     ResumeSandboxJob(QNetworkAccessManager *network, const ConnectionSettings &settings,
-                     QString sandboxId, int timeoutSeconds, QObject *parent = nullptr);
+        QString sandboxId, int timeoutSeconds, QObject *parent = nullptr);
 
     QString sandboxId() const { return m_sandboxId; }
     const Sandbox &sandbox() const { return m_sandbox; }
@@ -60,7 +60,7 @@ class ConnectSandboxJob : public ApiJob
 
 public:
     ConnectSandboxJob(QNetworkAccessManager *network, const ConnectionSettings &settings,
-                      QString sandboxId, int timeoutSeconds, QObject *parent = nullptr);
+        QString sandboxId, int timeoutSeconds, QObject *parent = nullptr);
 
     QString sandboxId() const { return m_sandboxId; }
     const Sandbox &sandbox() const { return m_sandbox; }

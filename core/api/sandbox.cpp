@@ -20,8 +20,8 @@ std::optional<SandboxState> sandboxStateFromString(const QString &text)
 
 namespace {
 
-bool readString(const QJsonObject &json, const char *key, QString *out, QString *problem,
-                bool required = true)
+bool readString(
+    const QJsonObject &json, const char *key, QString *out, QString *problem, bool required = true)
 {
     const QJsonValue value = json.value(QLatin1String(key));
     if (value.isString()) {
@@ -31,8 +31,9 @@ bool readString(const QJsonObject &json, const char *key, QString *out, QString 
     if (!required && (value.isUndefined() || value.isNull()))
         return true;
     if (problem)
-        *problem = value.isUndefined() ? QStringLiteral("missing field '%1'").arg(QLatin1String(key))
-                                       : QStringLiteral("field '%1' is not a string").arg(QLatin1String(key));
+        *problem = value.isUndefined()
+            ? QStringLiteral("missing field '%1'").arg(QLatin1String(key))
+            : QStringLiteral("field '%1' is not a string").arg(QLatin1String(key));
     return false;
 }
 
@@ -125,7 +126,8 @@ std::optional<Sandbox> Sandbox::fromListed(const QJsonObject &json, QString *pro
 {
     Sandbox s;
     if (!readCommon(json, &s, problem) || !readTime(json, "startedAt", &s.startedAt, problem)
-        || !readTime(json, "endAt", &s.endAt, problem) || !readInt(json, "cpuCount", &s.cpuCount, problem)
+        || !readTime(json, "endAt", &s.endAt, problem)
+        || !readInt(json, "cpuCount", &s.cpuCount, problem)
         || !readInt(json, "memoryMB", &s.memoryMB, problem))
         return std::nullopt;
     s.diskSizeMB = json.value(QLatin1String("diskSizeMB")).toInt();
@@ -150,7 +152,7 @@ std::optional<Sandbox> Sandbox::fromListed(const QJsonObject &json, QString *pro
 
 QJsonObject NewSandbox::toJson() const
 {
-    QJsonObject json{{QStringLiteral("templateID"), templateId}};
+    QJsonObject json { { QStringLiteral("templateID"), templateId } };
     if (timeoutSeconds)
         json.insert(QStringLiteral("timeout"), *timeoutSeconds);
     if (!metadata.isEmpty()) {
@@ -185,8 +187,8 @@ std::optional<SandboxLogEntry> SandboxLogEntry::fromJson(const QJsonObject &json
         entry.level = QStringLiteral("info");
     const QJsonObject fields = json.value(QLatin1String("fields")).toObject();
     for (auto it = fields.begin(); it != fields.end(); ++it)
-        entry.fields.insert(it.key(), it.value().isString() ? it.value().toString()
-                                                            : it.value().toVariant().toString());
+        entry.fields.insert(it.key(),
+            it.value().isString() ? it.value().toString() : it.value().toVariant().toString());
     return entry;
 }
 

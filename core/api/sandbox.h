@@ -13,7 +13,11 @@ namespace sd {
 
 using Metadata = QMap<QString, QString>;
 
-enum class SandboxState { Running, Paused };
+enum class SandboxState
+{
+    Running,
+    Paused
+};
 
 QString toString(SandboxState state);
 std::optional<SandboxState> sandboxStateFromString(const QString &text);
@@ -29,7 +33,7 @@ struct Sandbox
     QString clientId;
     QString envdVersion;
     QString envdAccessToken; ///< secret: never log it
-    QString domain;          ///< empty when the server said null
+    QString domain; ///< empty when the server said null
     QDateTime startedAt;
     QDateTime endAt;
     int cpuCount = 0;

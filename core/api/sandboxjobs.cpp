@@ -58,16 +58,15 @@ QString encodeMetadataQuery(const Metadata &metadata)
     return QString::fromLatin1(pairs.join('&'));
 }
 
-CreateSandboxJob::CreateSandboxJob(QNetworkAccessManager *network, const ConnectionSettings &settings,
-                                   NewSandbox request, QObject *parent)
+CreateSandboxJob::CreateSandboxJob(QNetworkAccessManager *network,
+    const ConnectionSettings &settings, NewSandbox request, QObject *parent)
     : ApiJob(network, settings, parent)
     , m_request(std::move(request))
-{
-}
+{ }
 
 ApiJob::Request CreateSandboxJob::buildRequest() const
 {
-    return {"POST", m_path, {}, QJsonDocument(m_request.toJson())};
+    return { "POST", m_path, {}, QJsonDocument(m_request.toJson()) };
 }
 
 bool CreateSandboxJob::retryAfterError(const Error &error)
@@ -86,46 +85,42 @@ void CreateSandboxJob::parseReply(int, const QByteArray &body, QNetworkReply *)
         setError(Error::badResponse(tr("the created sandbox could not be read: %1").arg(problem)));
 }
 
-ListSandboxesJob::ListSandboxesJob(QNetworkAccessManager *network, const ConnectionSettings &settings,
-                                   SandboxFilter filter, QObject *parent)
+ListSandboxesJob::ListSandboxesJob(QNetworkAccessManager *network,
+    const ConnectionSettings &settings, SandboxFilter filter, QObject *parent)
     : ApiJob(network, settings, parent)
     , m_filter(std::move(filter))
     , m_nextToken(m_filter.pageToken)
-{
-}
+{ }
 
 ApiJob::Request ListSandboxesJob::buildRequest() const
 {
-    Request request{"GET", QStringLiteral("/v2/sandboxes"), {}, std::nullopt};
+    Request request { "GET", QStringLiteral("/v2/sandboxes"), {}, std::nullopt };
     // QUrlQuery keeps percent-escapes as given, so pre-encoded values go out as they
     // are: the metadata pairs end up URL-encoded as one parameter value.
     if (!m_filter.metadata.isEmpty())
         request.query.addQueryItem(QStringLiteral("metadata"),
-                                   QString::fromLatin1(QUrl::toPercentEncoding(
-                                       encodeMetadataQuery(m_filter.metadata))));
+            QString::fromLatin1(QUrl::toPercentEncoding(encodeMetadataQuery(m_filter.metadata))));
     QStringList states;
     for (SandboxState state : m_filter.states)
         states << toString(state);
     if (states.isEmpty())
-        states = {QStringLiteral("running"), QStringLiteral("paused")};
+        states = { QStringLiteral("running"), QStringLiteral("paused") };
     request.query.addQueryItem(QStringLiteral("state"), states.join(QLatin1Char(',')));
     if (!m_filter.templateId.isEmpty())
         request.query.addQueryItem(QStringLiteral("template"),
-                                   QString::fromLatin1(QUrl::toPercentEncoding(m_filter.templateId)));
+            QString::fromLatin1(QUrl::toPercentEncoding(m_filter.templateId)));
     if (m_filter.startedAfter.isValid())
-        request.query.addQueryItem(
-            QStringLiteral("startedAfter"),
+        request.query.addQueryItem(QStringLiteral("startedAfter"),
             QString::fromLatin1(QUrl::toPercentEncoding(
                 m_filter.startedAfter.toUTC().toString(Qt::ISODateWithMs))));
     if (m_filter.order != SandboxFilter::Order::ServerDefault)
         request.query.addQueryItem(QStringLiteral("order"),
-                                   m_filter.order == SandboxFilter::Order::OldestFirst
-                                       ? QStringLiteral("asc")
-                                       : QStringLiteral("desc"));
+            m_filter.order == SandboxFilter::Order::OldestFirst ? QStringLiteral("asc")
+                                                                : QStringLiteral("desc"));
     request.query.addQueryItem(QStringLiteral("limit"), QString::number(m_filter.pageSize));
     if (!m_nextToken.isEmpty())
-        request.query.addQueryItem(QStringLiteral("nextToken"),
-                                   QString::fromLatin1(QUrl::toPercentEncoding(m_nextToken)));
+        request.query.addQueryItem(
+            QStringLiteral("nextToken"), QString::fromLatin1(QUrl::toPercentEncoding(m_nextToken)));
     return request;
 }
 
@@ -166,15 +161,14 @@ void ListSandboxesJob::parseReply(int, const QByteArray &body, QNetworkReply *re
 }
 
 GetSandboxJob::GetSandboxJob(QNetworkAccessManager *network, const ConnectionSettings &settings,
-                             QString sandboxId, QObject *parent)
+    QString sandboxId, QObject *parent)
     : ApiJob(network, settings, parent)
     , m_sandboxId(std::move(sandboxId))
-{
-}
+{ }
 
 ApiJob::Request GetSandboxJob::buildRequest() const
 {
-    return {"GET", sandboxPath(m_sandboxId), {}, std::nullopt};
+    return { "GET", sandboxPath(m_sandboxId), {}, std::nullopt };
 }
 
 void GetSandboxJob::parseReply(int, const QByteArray &body, QNetworkReply *)
@@ -191,15 +185,14 @@ void GetSandboxJob::parseReply(int, const QByteArray &body, QNetworkReply *)
 }
 
 KillSandboxJob::KillSandboxJob(QNetworkAccessManager *network, const ConnectionSettings &settings,
-                               QString sandboxId, QObject *parent)
+    QString sandboxId, QObject *parent)
     : ApiJob(network, settings, parent)
     , m_sandboxId(std::move(sandboxId))
-{
-}
+{ }
 
 ApiJob::Request KillSandboxJob::buildRequest() const
 {
-    return {"DELETE", sandboxPath(m_sandboxId), {}, std::nullopt};
+    return { "DELETE", sandboxPath(m_sandboxId), {}, std::nullopt };
 }
 
 void KillSandboxJob::parseReply(int status, const QByteArray &, QNetworkReply *)
@@ -208,17 +201,16 @@ void KillSandboxJob::parseReply(int status, const QByteArray &, QNetworkReply *)
 }
 
 SetTimeoutJob::SetTimeoutJob(QNetworkAccessManager *network, const ConnectionSettings &settings,
-                             QString sandboxId, int seconds, QObject *parent)
+    QString sandboxId, int seconds, QObject *parent)
     : ApiJob(network, settings, parent)
     , m_sandboxId(std::move(sandboxId))
     , m_seconds(seconds)
-{
-}
+{ }
 
 ApiJob::Request SetTimeoutJob::buildRequest() const
 {
-    return {"POST", sandboxPath(m_sandboxId, QStringLiteral("/timeout")), {},
-            QJsonDocument(QJsonObject{{QStringLiteral("timeout"), m_seconds}})};
+    return { "POST", sandboxPath(m_sandboxId, QStringLiteral("/timeout")), {},
+        QJsonDocument(QJsonObject { { QStringLiteral("timeout"), m_seconds } }) };
 }
 
 } // namespace sd

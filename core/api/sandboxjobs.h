@@ -19,7 +19,7 @@ class CreateSandboxJob : public ApiJob
 
 public:
     CreateSandboxJob(QNetworkAccessManager *network, const ConnectionSettings &settings,
-                     NewSandbox request, QObject *parent = nullptr);
+        NewSandbox request, QObject *parent = nullptr);
 
     /// Valid after a successful finish.
     const Sandbox &sandbox() const { return m_sandbox; }
@@ -40,17 +40,22 @@ private:
 /// What GET /v2/sandboxes should return.
 struct SandboxFilter
 {
-    enum class Order { ServerDefault, NewestFirst, OldestFirst };
+    enum class Order
+    {
+        ServerDefault,
+        NewestFirst,
+        OldestFirst
+    };
 
-    Metadata metadata;          ///< all must match
+    Metadata metadata; ///< all must match
     QList<SandboxState> states; ///< empty: running and paused
-    QString templateId;         ///< template ID or alias; empty: any
-    QDateTime startedAfter;     ///< invalid: no lower bound
+    QString templateId; ///< template ID or alias; empty: any
+    QDateTime startedAfter; ///< invalid: no lower bound
     Order order = Order::ServerDefault;
-    int pageSize = 100;         ///< 1..100
-    bool followPages = true;    ///< false: only the first page (e.g. a key check)
-    QString pageToken;          ///< start at this page (a previous nextToken())
-    int maxPages = 1000;        ///< guards against a server that never stops paging
+    int pageSize = 100; ///< 1..100
+    bool followPages = true; ///< false: only the first page (e.g. a key check)
+    QString pageToken; ///< start at this page (a previous nextToken())
+    int maxPages = 1000; ///< guards against a server that never stops paging
 };
 
 /// The metadata filter as the official SDK builds it before the outer URL encoding:
@@ -67,7 +72,7 @@ class ListSandboxesJob : public ApiJob
 
 public:
     ListSandboxesJob(QNetworkAccessManager *network, const ConnectionSettings &settings,
-                     SandboxFilter filter = {}, QObject *parent = nullptr);
+        SandboxFilter filter = {}, QObject *parent = nullptr);
 
     const QList<Sandbox> &sandboxes() const { return m_sandboxes; }
     int pages() const { return m_pages; }
@@ -99,7 +104,7 @@ class GetSandboxJob : public ApiJob
 
 public:
     GetSandboxJob(QNetworkAccessManager *network, const ConnectionSettings &settings,
-                  QString sandboxId, QObject *parent = nullptr);
+        QString sandboxId, QObject *parent = nullptr);
 
     QString sandboxId() const { return m_sandboxId; }
     const Sandbox &sandbox() const { return m_sandbox; }
@@ -121,7 +126,7 @@ class KillSandboxJob : public ApiJob
 
 public:
     KillSandboxJob(QNetworkAccessManager *network, const ConnectionSettings &settings,
-                   QString sandboxId, QObject *parent = nullptr);
+        QString sandboxId, QObject *parent = nullptr);
 
     QString sandboxId() const { return m_sandboxId; }
     bool wasAlreadyGone() const { return m_alreadyGone; }
@@ -143,14 +148,14 @@ class SetTimeoutJob : public ApiJob
 
 public:
     SetTimeoutJob(QNetworkAccessManager *network, const ConnectionSettings &settings,
-                  QString sandboxId, int seconds, QObject *parent = nullptr);
+        QString sandboxId, int seconds, QObject *parent = nullptr);
 
     QString sandboxId() const { return m_sandboxId; }
     int seconds() const { return m_seconds; }
 
 protected:
     Request buildRequest() const override;
-    void parseReply(int, const QByteArray &, QNetworkReply *) override {}
+    void parseReply(int, const QByteArray &, QNetworkReply *) override { }
 
 private:
     QString m_sandboxId;

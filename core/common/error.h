@@ -41,7 +41,7 @@ public:
     QString serverMessage() const { return m_serverMessage; }
     QString detail() const { return m_detail; }
 
-    /// A sentence a user understands, e.g. "The server refused the request (HTTP 404):
+    /// A sentence a user understands, e.g. "The server did not find it (HTTP 404):
     /// sandbox not found".
     QString message() const;
 

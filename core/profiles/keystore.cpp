@@ -30,8 +30,7 @@ bool isUnavailable(QKeychain::Error error, const QString &errorString)
 
 KeyStore::KeyStore(QObject *parent)
     : QObject(parent)
-{
-}
+{ }
 
 QString KeyStore::entryName(const QString &profileId)
 {
@@ -49,10 +48,7 @@ void KeyStore::setSessionKey(const QString &profileId, const QString &key)
     m_sessionKeys.insert(profileId, key);
 }
 
-ReadKeyJob *KeyStore::readKey(const QString &profileId)
-{
-    return new ReadKeyJob(this, profileId);
-}
+ReadKeyJob *KeyStore::readKey(const QString &profileId) { return new ReadKeyJob(this, profileId); }
 
 WriteKeyJob *KeyStore::writeKey(const QString &profileId, const QString &key)
 {
@@ -76,8 +72,7 @@ KeychainJob::KeychainJob(KeyStore *store, QString profileId, QObject *parent)
     : Job(parent)
     , m_store(store)
     , m_profileId(std::move(profileId))
-{
-}
+{ }
 
 KeychainJob::~KeychainJob()
 {
@@ -104,12 +99,26 @@ void KeychainJob::runKeychainJob(QKeychain::Job *job)
             if (unavailable)
                 m_store->setAvailability(KeyStore::Availability::Unavailable);
             else if (finishedJob->error() == QKeychain::NoError
-                     || finishedJob->error() == QKeychain::EntryNotFound)
+                || finishedJob->error() == QKeychain::EntryNotFound)
                 m_store->setAvailability(KeyStore::Availability::Available);
         }
         keychainFinished(finishedJob, unavailable);
     });
     job->start();
+}
+
+bool KeychainJob::checkReady()
+{
+    if (!m_store) {
+        emitError(Error::rejected(tr("The key store is gone.")));
+        return false;
+    }
+    if (m_profileId.isEmpty() || m_profileId.contains(QLatin1Char('/'))) {
+        emitError(
+            Error::rejected(tr("The profile has no valid id; save it before storing its key.")));
+        return false;
+    }
+    return true;
 }
 
 void KeychainJob::failWith(const QString &what, QKeychain::Job *job)
@@ -128,15 +137,12 @@ void KeychainJob::doCancel()
 
 ReadKeyJob::ReadKeyJob(KeyStore *store, QString profileId, QObject *parent)
     : KeychainJob(store, std::move(profileId), parent)
-{
-}
+{ }
 
 void ReadKeyJob::doStart()
 {
-    if (!store()) {
-        emitError(Error::rejected(tr("The key store is gone.")));
+    if (!checkReady())
         return;
-    }
     if (store()->hasSessionKey(profileId())) {
         m_key = store()->sessionKey(profileId());
         m_source = KeySource::Session;
@@ -164,15 +170,12 @@ void ReadKeyJob::keychainFinished(QKeychain::Job *job, bool unavailable)
 WriteKeyJob::WriteKeyJob(KeyStore *store, QString profileId, QString key, QObject *parent)
     : KeychainJob(store, std::move(profileId), parent)
     , m_key(std::move(key))
-{
-}
+{ }
 
 void WriteKeyJob::doStart()
 {
-    if (!store()) {
-        emitError(Error::rejected(tr("The key store is gone.")));
+    if (!checkReady())
         return;
-    }
     if (m_key.isEmpty()) {
         emitError(Error::rejected(tr("The API key is empty.")));
         return;
@@ -210,22 +213,20 @@ void WriteKeyJob::keychainFinished(QKeychain::Job *job, bool unavailable)
 
 DeleteKeyJob::DeleteKeyJob(KeyStore *store, QString profileId, QObject *parent)
     : KeychainJob(store, std::move(profileId), parent)
-{
-}
+{ }
 
 void DeleteKeyJob::doStart()
 {
-    if (!store()) {
-        emitError(Error::rejected(tr("The key store is gone.")));
+    if (!checkReady())
         return;
-    }
     store()->clearSessionKey(profileId());
     runKeychainJob(new QKeychain::DeletePasswordJob(store()->service()));
 }
 
 void DeleteKeyJob::keychainFinished(QKeychain::Job *job, bool unavailable)
 {
-    if (unavailable || job->error() == QKeychain::NoError || job->error() == QKeychain::EntryNotFound) {
+    if (unavailable || job->error() == QKeychain::NoError
+        || job->error() == QKeychain::EntryNotFound) {
         emitResult();
         return;
     }

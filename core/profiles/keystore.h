@@ -17,11 +17,12 @@ class WriteKeyJob;
 class DeleteKeyJob;
 
 /// Where an API key came from.
-enum class KeySource {
-    None,         ///< no key found
-    Keychain,     ///< the OS keychain (Secret Service through QtKeychain)
-    Session,      ///< typed in this session, kept in memory only
-    Environment,  ///< E2B_API_KEY
+enum class KeySource
+{
+    None, ///< no key found
+    Keychain, ///< the OS keychain (Secret Service through QtKeychain)
+    Session, ///< typed in this session, kept in memory only
+    Environment, ///< E2B_API_KEY
     LocalKeyFile, ///< the local backend's key file
 };
 
@@ -37,7 +38,12 @@ class KeyStore : public QObject
     Q_OBJECT
 
 public:
-    enum class Availability { Unknown, Available, Unavailable };
+    enum class Availability
+    {
+        Unknown,
+        Available,
+        Unavailable
+    };
     Q_ENUM(Availability)
 
     explicit KeyStore(QObject *parent = nullptr);
@@ -100,6 +106,8 @@ protected:
     void runKeychainJob(QKeychain::Job *job);
     /// Called once the QtKeychain job ended; `unavailable` when there is no keychain.
     virtual void keychainFinished(QKeychain::Job *job, bool unavailable) = 0;
+    /// Finishes with an error and returns false when there is no store or no valid id.
+    bool checkReady();
     /// Finishes with the error a failing QtKeychain job reported.
     void failWith(const QString &what, QKeychain::Job *job);
     void doCancel() override;

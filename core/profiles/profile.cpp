@@ -5,10 +5,7 @@
 namespace sd {
 
 namespace {
-QString tr(const char *text)
-{
-    return QCoreApplication::translate("sd::Profile", text);
-}
+QString tr(const char *text) { return QCoreApplication::translate("sd::Profile", text); }
 
 bool isHttpUrl(const QUrl &url)
 {
@@ -16,8 +13,8 @@ bool isHttpUrl(const QUrl &url)
         && (url.scheme() == QLatin1String("http") || url.scheme() == QLatin1String("https"));
 }
 
-const char *const environmentVariables[] = {"E2B_API_KEY", "E2B_DOMAIN", "E2B_API_URL",
-                                            "E2B_SANDBOX_URL"};
+const char *const environmentVariables[]
+    = { "E2B_API_KEY", "E2B_DOMAIN", "E2B_API_URL", "E2B_SANDBOX_URL" };
 } // namespace
 
 Profile Profile::local(quint16 port)
@@ -68,7 +65,8 @@ QString Profile::validate() const
         return {};
     case Kind::Custom:
         if (!isHttpUrl(apiUrl))
-            return tr("The API URL \"%1\" is not an http or https address.").arg(apiUrl.toDisplayString());
+            return tr("The API URL \"%1\" is not an http or https address.")
+                .arg(apiUrl.toDisplayString());
         if (!sandboxUrl.isEmpty() && !isHttpUrl(sandboxUrl))
             return tr("The sandbox URL \"%1\" is not an http or https address.")
                 .arg(sandboxUrl.toDisplayString());
@@ -120,8 +118,8 @@ std::optional<Profile::Kind> profileKindFromString(const QString &text)
     return std::nullopt;
 }
 
-ConnectionSettings resolveConnectionSettings(const Profile &profile, const QString &apiKey,
-                                             const QProcessEnvironment &env)
+ConnectionSettings resolveConnectionSettings(
+    const Profile &profile, const QString &apiKey, const QProcessEnvironment &env)
 {
     ConnectionSettings settings = profile.connectionSettings();
     settings.apiKey = apiKey;

@@ -16,15 +16,20 @@ namespace sd {
 /// that lives in the keychain (KeyStore), or for Local in the backend's key file.
 struct Profile
 {
-    enum class Kind { Local, E2B, Custom };
+    enum class Kind
+    {
+        Local,
+        E2B,
+        Custom
+    };
 
     static constexpr quint16 defaultLocalPort = 49900;
 
-    QString id;   ///< stable; names the profile's keychain entry
+    QString id; ///< stable; names the profile's keychain entry
     QString name; ///< what the user sees
     Kind kind = Kind::E2B;
     QString domain = QStringLiteral("e2b.app"); ///< E2B (and Custom's sandbox hosts)
-    QUrl apiUrl;     ///< Custom and Local
+    QUrl apiUrl; ///< Custom and Local
     QUrl sandboxUrl; ///< Custom (optional) and Local
 
     /// The id of the always-present Local profile.
@@ -56,13 +61,12 @@ std::optional<Profile::Kind> profileKindFromString(const QString &text);
 /// and a cloud key from the environment must not be sent to it (nor the local key
 /// to wherever E2B_API_URL points).
 ConnectionSettings resolveConnectionSettings(const Profile &profile, const QString &apiKey,
-                                             const QProcessEnvironment &env
-                                             = QProcessEnvironment::systemEnvironment());
+    const QProcessEnvironment &env = QProcessEnvironment::systemEnvironment());
 
 /// The E2B_* variables set in `env` that resolveConnectionSettings() applies to
 /// `profile` (so the UI can say what overrides the profile).
 QStringList environmentOverrides(const Profile &profile,
-                                 const QProcessEnvironment &env = QProcessEnvironment::systemEnvironment());
+    const QProcessEnvironment &env = QProcessEnvironment::systemEnvironment());
 
 } // namespace sd
 

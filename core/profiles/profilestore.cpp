@@ -39,8 +39,7 @@ std::optional<Profile> readProfile(QSettings &settings, const QString &id)
 ProfileStore::ProfileStore(QSettings *settings, QObject *parent)
     : QObject(parent)
     , m_settings(settings)
-{
-}
+{ }
 
 QString ProfileStore::localKeyFilePath()
 {
@@ -52,7 +51,8 @@ Profile ProfileStore::localProfile() const
 {
     bool ok = false;
     const int port = m_settings->value(localPortKey).toInt(&ok);
-    return Profile::local(ok && port > 0 && port < 65536 ? quint16(port) : Profile::defaultLocalPort);
+    return Profile::local(
+        ok && port > 0 && port < 65536 ? quint16(port) : Profile::defaultLocalPort);
 }
 
 QList<Profile> ProfileStore::profiles() const
@@ -70,7 +70,7 @@ QList<Profile> ProfileStore::profiles() const
     std::sort(others.begin(), others.end(), [](const Profile &a, const Profile &b) {
         return QString::localeAwareCompare(a.name, b.name) < 0;
     });
-    return QList<Profile>{localProfile()} + others;
+    return QList<Profile> { localProfile() } + others;
 }
 
 std::optional<Profile> ProfileStore::profile(const QString &id) const
@@ -97,8 +97,8 @@ QString ProfileStore::save(const Profile &profile, QString *problem)
     if (profile.isLocal() || profile.id == Profile::localId()) {
         if (!profile.isLocal() || (!profile.id.isEmpty() && profile.id != Profile::localId())) {
             if (problem)
-                *problem = QCoreApplication::translate("sd::ProfileStore",
-                                                       "The local profile cannot be replaced.");
+                *problem = QCoreApplication::translate(
+                    "sd::ProfileStore", "The local profile cannot be replaced.");
             return {};
         }
         m_settings->setValue(localPortKey, profile.localPort());
@@ -110,7 +110,8 @@ QString ProfileStore::save(const Profile &profile, QString *problem)
         id = QUuid::createUuid().toString(QUuid::WithoutBraces);
     if (id.contains(QLatin1Char('/'))) {
         if (problem)
-            *problem = QCoreApplication::translate("sd::ProfileStore", "The profile id is not valid.");
+            *problem
+                = QCoreApplication::translate("sd::ProfileStore", "The profile id is not valid.");
         return {};
     }
     m_settings->beginGroup(groupName + QLatin1Char('/') + id);
@@ -141,9 +142,6 @@ Profile ProfileStore::lastUsed() const
     return p ? *p : localProfile();
 }
 
-void ProfileStore::setLastUsed(const QString &id)
-{
-    m_settings->setValue(lastUsedKey, id);
-}
+void ProfileStore::setLastUsed(const QString &id) { m_settings->setValue(lastUsedKey, id); }
 
 } // namespace sd

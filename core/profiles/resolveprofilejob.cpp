@@ -11,8 +11,7 @@ ResolveProfileJob::ResolveProfileJob(KeyStore *keys, Profile profile, QObject *p
     , m_keys(keys)
     , m_profile(std::move(profile))
     , m_localKeyFile(ProfileStore::localKeyFilePath())
-{
-}
+{ }
 
 void ResolveProfileJob::doStart()
 {

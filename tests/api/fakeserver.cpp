@@ -10,10 +10,7 @@ FakeServer::FakeServer(QObject *parent)
     connect(&m_server, &QTcpServer::newConnection, this, &FakeServer::onNewConnection);
 }
 
-bool FakeServer::listen()
-{
-    return m_server.listen(QHostAddress::LocalHost, 0);
-}
+bool FakeServer::listen() { return m_server.listen(QHostAddress::LocalHost, 0); }
 
 QUrl FakeServer::url(const QString &path) const
 {
@@ -52,7 +49,8 @@ void FakeServer::onReadyRead(QTcpSocket *socket)
         const QByteArray line = lines.at(i).trimmed();
         const qsizetype colon = line.indexOf(':');
         if (colon > 0)
-            request.headers.insert(line.left(colon).trimmed().toLower(), line.mid(colon + 1).trimmed());
+            request.headers.insert(
+                line.left(colon).trimmed().toLower(), line.mid(colon + 1).trimmed());
     }
     const qsizetype length = request.headers.value("content-length").toLongLong();
     if (buffer.size() < headerEnd + 4 + length)
@@ -66,9 +64,9 @@ void FakeServer::onReadyRead(QTcpSocket *socket)
 
 void FakeServer::answer(QTcpSocket *socket)
 {
-    const Response response = m_queue.isEmpty()
-        ? Response{599, QByteArrayLiteral("{\"code\":599,\"message\":\"no canned answer\"}"), {}, {}}
-        : m_queue.takeFirst();
+    const Response response = m_queue.isEmpty() ? Response { 599,
+        QByteArrayLiteral("{\"code\":599,\"message\":\"no canned answer\"}"), {}, {} }
+                                                : m_queue.takeFirst();
     if (response.mode == Response::Mode::Hang)
         return; // keep the socket open, never answer
     QByteArray out = "HTTP/1.1 " + QByteArray::number(response.status) + " Canned\r\n";
@@ -79,8 +77,9 @@ void FakeServer::answer(QTcpSocket *socket)
     }
     if (!hasType && !response.body.isEmpty())
         out += "Content-Type: application/json\r\n";
-    const qsizetype announced = response.mode == Response::Mode::Truncate ? response.body.size() + 100
-                                                                           : response.body.size();
+    const qsizetype announced = response.mode == Response::Mode::Truncate
+        ? response.body.size() + 100
+        : response.body.size();
     out += "Content-Length: " + QByteArray::number(announced) + "\r\n";
     out += "Connection: close\r\n\r\n";
     out += response.body;

@@ -23,18 +23,29 @@ public:
     struct Request
     {
         QByteArray method;
-        QByteArray path;  ///< as sent, percent-encoding kept
+        QByteArray path; ///< as sent, percent-encoding kept
         QByteArray query; ///< as sent, without '?'
         QHash<QByteArray, QByteArray> headers; ///< names lowercased
         QByteArray body;
 
-        QByteArray header(const char *name) const { return headers.value(QByteArray(name).toLower()); }
-        bool hasHeader(const char *name) const { return headers.contains(QByteArray(name).toLower()); }
+        QByteArray header(const char *name) const
+        {
+            return headers.value(QByteArray(name).toLower());
+        }
+        bool hasHeader(const char *name) const
+        {
+            return headers.contains(QByteArray(name).toLower());
+        }
     };
 
     struct Response
     {
-        enum class Mode { Answer, Hang, Truncate };
+        enum class Mode
+        {
+            Answer,
+            Hang,
+            Truncate
+        };
         int status = 200;
         QByteArray body;
         QList<QPair<QByteArray, QByteArray>> headers;
@@ -49,11 +60,12 @@ public:
 
     /// The next request gets this answer; with an empty queue the answer is a 599.
     void enqueue(Response response) { m_queue.append(std::move(response)); }
-    void enqueue(int status, QByteArray body = {}, QList<QPair<QByteArray, QByteArray>> headers = {})
+    void enqueue(
+        int status, QByteArray body = {}, QList<QPair<QByteArray, QByteArray>> headers = {})
     {
-        enqueue(Response{status, std::move(body), std::move(headers), Response::Mode::Answer});
+        enqueue(Response { status, std::move(body), std::move(headers), Response::Mode::Answer });
     }
-    void enqueueHang() { enqueue(Response{0, {}, {}, Response::Mode::Hang}); }
+    void enqueueHang() { enqueue(Response { 0, {}, {}, Response::Mode::Hang }); }
 
     const QList<Request> &requests() const { return m_requests; }
     int connectionCount() const { return m_connections; }

@@ -1,5 +1,6 @@
 // The Qt client against the real sandbox-desk-local over HTTP: one fresh backend
 // (own port, state directory and key) per test function.
+#include "api/checkconnectionjob.h"
 #include "api/infojobs.h"
 #include "api/lifecyclejobs.h"
 #include "api/sandboxjobs.h"
@@ -11,6 +12,7 @@
 #include <QSignalSpy>
 #include <QTest>
 
+#include <functional>
 #include <memory>
 
 using namespace sd;
@@ -19,7 +21,7 @@ namespace {
 const QString unknownId = QStringLiteral("aaaaaaaaaaaaaaaaaaaa");
 
 NewSandbox newSandbox(const Metadata &metadata = {}, std::optional<int> timeout = 600,
-                      const QString &templateId = QStringLiteral("base"))
+    const QString &templateId = QStringLiteral("base"))
 {
     NewSandbox request;
     request.templateId = templateId;
@@ -106,8 +108,10 @@ private:
 private Q_SLOTS:
     void init()
     {
-        m_backend = std::make_unique<test::LocalBackend>();
-        QVERIFY2(m_backend->start(), qPrintable(m_backend->errorString()));
+        // The control plane is under test here, not process isolation.
+        m_backend = std::make_unique<test::LocalBackend>(
+            QStringList { QStringLiteral("--isolation"), QStringLiteral("none") });
+        QVERIFY2(m_backend->start(60000), qPrintable(m_backend->errorString()));
         m_settings = ConnectionSettings();
         m_settings.apiUrl = m_backend->url();
         m_settings.sandboxUrl = m_backend->url();
@@ -118,16 +122,17 @@ private Q_SLOTS:
 
     void createWithMetadata()
     {
-        const Metadata metadata{{"owner", "desk user"},
-                                {"sandbox-desk.creation", "c-1"},
-                                {"odd", "a&b=c 100% +"}};
+        const Metadata metadata { { "owner", "desk user" }, { "sandbox-desk.creation", "c-1" },
+            { "odd", "a&b=c 100% +" } };
         CreateSandboxJob job(&m_network, m_settings, newSandbox(metadata, 120));
         QVERIFY(run(job));
         QVERIFY2(!job.hasError(), qPrintable(job.error().message()));
         QCOMPARE(job.usedPath(), QStringLiteral("/v2/sandboxes"));
         const Sandbox created = job.sandbox();
-        QVERIFY2(QRegularExpression(QStringLiteral("^[a-z0-9]{20}$")).match(created.sandboxId).hasMatch(),
-                 qPrintable(created.sandboxId));
+        QVERIFY2(QRegularExpression(QStringLiteral("^[a-z0-9]{20}$"))
+                     .match(created.sandboxId)
+                     .hasMatch(),
+            qPrintable(created.sandboxId));
         QCOMPARE(created.templateId, QStringLiteral("base"));
         QVERIFY(!created.envdAccessToken.isEmpty());
         QVERIFY(created.domain.isEmpty()); // null: the sandbox URL is the server's own
@@ -142,79 +147,97 @@ private Q_SLOTS:
 
         // The metadata filter finds it by the odd value too.
         SandboxFilter filter;
-        filter.metadata = {{"odd", "a&b=c 100% +"}};
-        QCOMPARE(idsOf(list(filter)), QStringList{created.sandboxId});
+        filter.metadata = { { "odd", "a&b=c 100% +" } };
+        QCOMPARE(idsOf(list(filter)), QStringList { created.sandboxId });
     }
 
     void listWithEachFilter()
     {
-        const Sandbox a = create(newSandbox({{"team", "red"}, {"env", "prod"}}));
+        const Sandbox a = create(newSandbox({ { "team", "red" }, { "env", "prod" } }));
         QVERIFY(!a.sandboxId.isEmpty());
         const auto aDetail = get(a.sandboxId);
         QVERIFY(aDetail);
         // b and c start strictly after a.
-        QTRY_VERIFY_WITH_TIMEOUT(QDateTime::currentDateTimeUtc() > aDetail->startedAt.addMSecs(5), 10000);
-        const Sandbox b = create(newSandbox({{"team", "red"}, {"env", "dev"}}));
-        const Sandbox c = create(newSandbox({{"team", "blue"}}, 600, QStringLiteral("mcp-gateway")));
+        QTRY_VERIFY_WITH_TIMEOUT(
+            QDateTime::currentDateTimeUtc() > aDetail->startedAt.addMSecs(5), 10000);
+        const Sandbox b = create(newSandbox({ { "team", "red" }, { "env", "dev" } }));
+        const Sandbox c
+            = create(newSandbox({ { "team", "blue" } }, 600, QStringLiteral("mcp-gateway")));
         QVERIFY(!b.sandboxId.isEmpty() && !c.sandboxId.isEmpty());
         PauseSandboxJob pause(&m_network, m_settings, b.sandboxId);
         QVERIFY(run(pause));
         QVERIFY(!pause.hasError());
 
         SandboxFilter f;
-        QCOMPARE(sorted(idsOf(list(f))), sorted({a.sandboxId, b.sandboxId, c.sandboxId}));
+        QCOMPARE(sorted(idsOf(list(f))), sorted({ a.sandboxId, b.sandboxId, c.sandboxId }));
 
         f = {};
-        f.metadata = {{"team", "red"}};
-        QCOMPARE(sorted(idsOf(list(f))), sorted({a.sandboxId, b.sandboxId}));
-        f.metadata = {{"team", "red"}, {"env", "prod"}}; // all must match
-        QCOMPARE(idsOf(list(f)), QStringList{a.sandboxId});
-        f.metadata = {{"team", "green"}};
+        f.metadata = { { "team", "red" } };
+        QCOMPARE(sorted(idsOf(list(f))), sorted({ a.sandboxId, b.sandboxId }));
+        f.metadata = { { "team", "red" }, { "env", "prod" } }; // all must match
+        QCOMPARE(idsOf(list(f)), QStringList { a.sandboxId });
+        f.metadata = { { "team", "green" } };
         QVERIFY(list(f).isEmpty());
 
         f = {};
-        f.states = {SandboxState::Running};
-        QCOMPARE(sorted(idsOf(list(f))), sorted({a.sandboxId, c.sandboxId}));
-        f.states = {SandboxState::Paused};
+        f.states = { SandboxState::Running };
+        QCOMPARE(sorted(idsOf(list(f))), sorted({ a.sandboxId, c.sandboxId }));
+        f.states = { SandboxState::Paused };
         const QList<Sandbox> paused = list(f);
-        QCOMPARE(idsOf(paused), QStringList{b.sandboxId});
+        QCOMPARE(idsOf(paused), QStringList { b.sandboxId });
         QVERIFY(paused.first().state == SandboxState::Paused);
-        f.states = {SandboxState::Running, SandboxState::Paused};
+        f.states = { SandboxState::Running, SandboxState::Paused };
         QCOMPARE(list(f).size(), 3);
 
         f = {};
         f.templateId = QStringLiteral("mcp-gateway");
-        QCOMPARE(idsOf(list(f)), QStringList{c.sandboxId});
+        QCOMPARE(idsOf(list(f)), QStringList { c.sandboxId });
 
         f = {};
         const auto bDetail = get(b.sandboxId);
         QVERIFY(bDetail);
         f.startedAfter = bDetail->startedAt;
-        QCOMPARE(sorted(idsOf(list(f))), sorted({b.sandboxId, c.sandboxId}));
+        QCOMPARE(sorted(idsOf(list(f))), sorted({ b.sandboxId, c.sandboxId }));
         f.startedAfter = QDateTime::currentDateTimeUtc().addSecs(3600);
         QVERIFY(list(f).isEmpty());
 
         f = {};
         f.order = SandboxFilter::Order::OldestFirst;
-        QCOMPARE(idsOf(list(f)), (QStringList{a.sandboxId, b.sandboxId, c.sandboxId}));
+        QCOMPARE(idsOf(list(f)), (QStringList { a.sandboxId, b.sandboxId, c.sandboxId }));
         f.order = SandboxFilter::Order::NewestFirst;
-        QCOMPARE(idsOf(list(f)), (QStringList{c.sandboxId, b.sandboxId, a.sandboxId}));
+        QCOMPARE(idsOf(list(f)), (QStringList { c.sandboxId, b.sandboxId, a.sandboxId }));
     }
 
     void pagination()
     {
-        // 250 sandboxes, created concurrently (the network manager queues them).
+        // 250 sandboxes, at most 6 creates in flight: a job's time limit starts when
+        // it is handed to the network manager, so queueing all 250 at once would let
+        // the last ones time out on a loaded machine.
+        constexpr int total = 250;
+        constexpr int inFlight = 6;
         std::vector<std::unique_ptr<CreateSandboxJob>> jobs;
         int done = 0;
-        for (int i = 0; i < 250; ++i) {
-            auto job = std::make_unique<CreateSandboxJob>(
-                &m_network, m_settings, newSandbox({{"batch", "paging"}, {"n", QString::number(i)}}));
+        const auto startNext = [&] {
+            const int i = int(jobs.size());
+            auto job = std::make_unique<CreateSandboxJob>(&m_network, m_settings,
+                newSandbox({ { "batch", "paging" }, { "n", QString::number(i) } }));
             job->setAutoDelete(false);
-            connect(job.get(), &Job::finished, this, [&done] { ++done; });
-            job->start();
+            job->setTimeout(std::chrono::seconds(120));
             jobs.push_back(std::move(job));
-        }
-        QTRY_COMPARE_WITH_TIMEOUT(done, 250, 120000);
+            return jobs.back().get();
+        };
+        std::function<void()> launch = [&] {
+            CreateSandboxJob *job = startNext();
+            connect(job, &Job::finished, this, [&] {
+                ++done;
+                if (int(jobs.size()) < total)
+                    launch();
+            });
+            job->start();
+        };
+        for (int i = 0; i < inFlight; ++i)
+            launch();
+        QTRY_COMPARE_WITH_TIMEOUT(done, total, 600000);
         QSet<QString> created;
         for (const auto &job : jobs) {
             QVERIFY2(!job->hasError(), qPrintable(job->error().message()));
@@ -224,7 +247,7 @@ private Q_SLOTS:
 
         SandboxFilter filter;
         filter.pageSize = 100;
-        filter.metadata = {{"batch", "paging"}};
+        filter.metadata = { { "batch", "paging" } };
         ListSandboxesJob list(&m_network, m_settings, filter);
         QSignalSpy pages(&list, &ListSandboxesJob::pageReceived);
         QVERIFY(run(list));
@@ -242,14 +265,15 @@ private Q_SLOTS:
 
     void getSandbox()
     {
-        const Sandbox created = create(newSandbox({{"k", "v"}}, 300, QStringLiteral("mcp-gateway")));
+        const Sandbox created
+            = create(newSandbox({ { "k", "v" } }, 300, QStringLiteral("mcp-gateway")));
         QVERIFY(!created.sandboxId.isEmpty());
         GetSandboxJob job(&m_network, m_settings, created.sandboxId);
         QVERIFY(run(job));
         QVERIFY2(!job.hasError(), qPrintable(job.error().message()));
         QCOMPARE(job.sandbox().sandboxId, created.sandboxId);
         QCOMPARE(job.sandbox().templateId, QStringLiteral("mcp-gateway"));
-        QCOMPARE(job.sandbox().metadata, (Metadata{{"k", "v"}}));
+        QCOMPARE(job.sandbox().metadata, (Metadata { { "k", "v" } }));
         QCOMPARE(job.sandbox().startedAt.secsTo(job.sandbox().endAt), 300);
 
         Error error;
@@ -290,10 +314,11 @@ private Q_SLOTS:
         QCOMPARE(detail->startedAt.secsTo(endAt), 1);
 
         Error error;
-        QTRY_VERIFY_WITH_TIMEOUT(!get(shortLived.sandboxId, &error) && error.httpStatus() == 404, 30000);
+        QTRY_VERIFY_WITH_TIMEOUT(
+            !get(shortLived.sandboxId, &error) && error.httpStatus() == 404, 30000);
         // Gone, and not before its end time.
         QVERIFY(QDateTime::currentDateTimeUtc() >= endAt);
-        QCOMPARE(idsOf(list({})), QStringList{keeper.sandboxId});
+        QCOMPARE(idsOf(list({})), QStringList { keeper.sandboxId });
 
         SandboxLogsJob logs(&m_network, m_settings, shortLived.sandboxId);
         QVERIFY(run(logs));
@@ -331,7 +356,8 @@ private Q_SLOTS:
         ResumeSandboxJob resumeRunning(&m_network, m_settings, id, 900);
         QVERIFY(run(resumeRunning));
         QCOMPARE(resumeRunning.error().httpStatus(), 409);
-        QCOMPARE(resumeRunning.error().serverMessage(), QStringLiteral("sandbox \"%1\" is not paused").arg(id));
+        QCOMPARE(resumeRunning.error().serverMessage(),
+            QStringLiteral("sandbox \"%1\" is not paused").arg(id));
 
         PauseSandboxJob pauseForConnect(&m_network, m_settings, id);
         QVERIFY(run(pauseForConnect));
@@ -387,24 +413,28 @@ private Q_SLOTS:
         QTest::addColumn<QString>("call");
         QTest::addColumn<int>("status");
         QTest::addColumn<QString>("serverMessage");
-        QTest::newRow("create: templateID missing") << "create-no-template" << 400
-                                                    << "templateID: required (a template ID or alias)";
-        QTest::newRow("create: template unknown") << "create-unknown-template" << 404
-                                                  << "template \"nope\" not found";
-        QTest::newRow("create: timeout negative") << "create-negative-timeout" << 400
-                                                  << "timeout: must not be negative";
-        QTest::newRow("create: timeout too large") << "create-huge-timeout" << 400
-                                                   << "timeout: must be at most 86400 seconds (24 h)";
-        QTest::newRow("list: limit 0") << "list-limit-0" << 400 << "limit: must be an integer between 1 and 100";
-        QTest::newRow("list: limit 101") << "list-limit-101" << 400 << "limit: must be an integer between 1 and 100";
-        QTest::newRow("list: nextToken not issued") << "list-bad-token" << 400
-                                                    << "nextToken: not a token this server issued";
-        QTest::newRow("timeout: negative") << "set-timeout-negative" << 400 << "timeout: must not be negative";
-        QTest::newRow("resume: timeout too large") << "resume-huge-timeout" << 400
-                                                   << "timeout: must be at most 86400 seconds (24 h)";
-        QTest::newRow("connect: timeout negative") << "connect-negative-timeout" << 400
-                                                   << "timeout: must not be negative";
-        QTest::newRow("logs: limit too large") << "logs-limit" << 400 << "limit: must be an integer between 0 and 1000";
+        QTest::newRow("create: templateID missing")
+            << "create-no-template" << 400 << "templateID: required (a template ID or alias)";
+        QTest::newRow("create: template unknown")
+            << "create-unknown-template" << 404 << "template \"nope\" not found";
+        QTest::newRow("create: timeout negative")
+            << "create-negative-timeout" << 400 << "timeout: must not be negative";
+        QTest::newRow("create: timeout too large")
+            << "create-huge-timeout" << 400 << "timeout: must be at most 86400 seconds (24 h)";
+        QTest::newRow("list: limit 0")
+            << "list-limit-0" << 400 << "limit: must be an integer between 1 and 100";
+        QTest::newRow("list: limit 101")
+            << "list-limit-101" << 400 << "limit: must be an integer between 1 and 100";
+        QTest::newRow("list: nextToken not issued")
+            << "list-bad-token" << 400 << "nextToken: not a token this server issued";
+        QTest::newRow("timeout: negative")
+            << "set-timeout-negative" << 400 << "timeout: must not be negative";
+        QTest::newRow("resume: timeout too large")
+            << "resume-huge-timeout" << 400 << "timeout: must be at most 86400 seconds (24 h)";
+        QTest::newRow("connect: timeout negative")
+            << "connect-negative-timeout" << 400 << "timeout: must not be negative";
+        QTest::newRow("logs: limit too large")
+            << "logs-limit" << 400 << "limit: must be an integer between 0 and 1000";
     }
 
     void badRequestsAreTypedErrors()
@@ -422,9 +452,11 @@ private Q_SLOTS:
         std::unique_ptr<ApiJob> job;
         SandboxFilter filter;
         if (call == QLatin1String("create-no-template"))
-            job = std::make_unique<CreateSandboxJob>(&m_network, m_settings, newSandbox({}, 60, QString()));
+            job = std::make_unique<CreateSandboxJob>(
+                &m_network, m_settings, newSandbox({}, 60, QString()));
         else if (call == QLatin1String("create-unknown-template"))
-            job = std::make_unique<CreateSandboxJob>(&m_network, m_settings, newSandbox({}, 60, QStringLiteral("nope")));
+            job = std::make_unique<CreateSandboxJob>(
+                &m_network, m_settings, newSandbox({}, 60, QStringLiteral("nope")));
         else if (call == QLatin1String("create-negative-timeout"))
             job = std::make_unique<CreateSandboxJob>(&m_network, m_settings, newSandbox({}, -1));
         else if (call == QLatin1String("create-huge-timeout"))
@@ -438,11 +470,14 @@ private Q_SLOTS:
         } else if (call == QLatin1String("set-timeout-negative"))
             job = std::make_unique<SetTimeoutJob>(&m_network, m_settings, existing.sandboxId, -5);
         else if (call == QLatin1String("resume-huge-timeout"))
-            job = std::make_unique<ResumeSandboxJob>(&m_network, m_settings, existing.sandboxId, 86401);
+            job = std::make_unique<ResumeSandboxJob>(
+                &m_network, m_settings, existing.sandboxId, 86401);
         else if (call == QLatin1String("connect-negative-timeout"))
-            job = std::make_unique<ConnectSandboxJob>(&m_network, m_settings, existing.sandboxId, -1);
+            job = std::make_unique<ConnectSandboxJob>(
+                &m_network, m_settings, existing.sandboxId, -1);
         else if (call == QLatin1String("logs-limit")) {
-            auto logs = std::make_unique<SandboxLogsJob>(&m_network, m_settings, existing.sandboxId);
+            auto logs
+                = std::make_unique<SandboxLogsJob>(&m_network, m_settings, existing.sandboxId);
             logs->setLimit(5000);
             job = std::move(logs);
         }
@@ -454,7 +489,7 @@ private Q_SLOTS:
         QVERIFY(job->error().message().endsWith(serverMessage));
 
         // Nothing was created by a refused create.
-        QCOMPARE(idsOf(list({})), QStringList{existing.sandboxId});
+        QCOMPARE(idsOf(list({})), QStringList { existing.sandboxId });
     }
 
     void wrongKeyIsA401_data()
@@ -464,7 +499,8 @@ private Q_SLOTS:
         QTest::newRow("wrong key") << QStringLiteral("e2b_0000000000000000000000000000000000000000")
                                    << QStringLiteral("invalid API key");
         QTest::newRow("no key") << QString()
-                                << QStringLiteral("missing API key: send it in the X-API-Key header");
+                                << QStringLiteral(
+                                       "missing API key: send it in the X-API-Key header");
     }
 
     void wrongKeyIsA401()
@@ -483,7 +519,8 @@ private Q_SLOTS:
         jobs.push_back(std::make_unique<SetTimeoutJob>(&m_network, bad, existing.sandboxId, 60));
         jobs.push_back(std::make_unique<PauseSandboxJob>(&m_network, bad, existing.sandboxId));
         jobs.push_back(std::make_unique<ResumeSandboxJob>(&m_network, bad, existing.sandboxId, 60));
-        jobs.push_back(std::make_unique<ConnectSandboxJob>(&m_network, bad, existing.sandboxId, 60));
+        jobs.push_back(
+            std::make_unique<ConnectSandboxJob>(&m_network, bad, existing.sandboxId, 60));
         jobs.push_back(std::make_unique<SandboxLogsJob>(&m_network, bad, existing.sandboxId));
         jobs.push_back(std::make_unique<ListTemplatesJob>(&m_network, bad));
         for (const auto &job : jobs) {
@@ -492,15 +529,16 @@ private Q_SLOTS:
             QCOMPARE(error.kind(), Error::Kind::Http);
             QCOMPARE(error.httpStatus(), 401);
             QCOMPARE(error.serverMessage(), serverMessage);
-            QCOMPARE(error.message(), QStringLiteral("The server refused the API key (HTTP 401): %1. "
-                                                     "Check the key in the profile settings.")
-                                          .arg(serverMessage));
+            QCOMPARE(error.message(),
+                QStringLiteral("The server refused the API key (HTTP 401): %1. "
+                               "Check the key in the profile settings.")
+                    .arg(serverMessage));
         }
         // None of them did anything: the sandbox is still there, running, alone.
         const auto detail = get(existing.sandboxId);
         QVERIFY(detail);
         QVERIFY(detail->state == SandboxState::Running);
-        QCOMPARE(idsOf(list({})), QStringList{existing.sandboxId});
+        QCOMPARE(idsOf(list({})), QStringList { existing.sandboxId });
     }
 
     void logs()
@@ -526,7 +564,7 @@ private Q_SLOTS:
             QVERIFY(entry.timestamp.isValid());
             QCOMPARE(entry.fields.value("sandboxID"), id);
         }
-        QCOMPARE(events, (QStringList{"created", "timeout changed", "paused", "resumed"}));
+        QCOMPARE(events, (QStringList { "created", "timeout changed", "paused", "resumed" }));
 
         // Entries from a time on: the cursor is honoured.
         SandboxLogsJob since(&m_network, m_settings, id);
@@ -550,6 +588,33 @@ private Q_SLOTS:
         QCOMPARE(afterKill.entries().last().fields.value("event"), QStringLiteral("killed"));
     }
 
+    void metrics()
+    {
+        const Sandbox created = create(newSandbox());
+        QVERIFY(!created.sandboxId.isEmpty());
+        const auto detail = get(created.sandboxId);
+        QVERIFY(detail);
+        SandboxMetricsJob job(&m_network, m_settings, created.sandboxId);
+        QVERIFY(run(job));
+        QVERIFY2(!job.hasError(), qPrintable(job.error().message()));
+        QVERIFY(!job.metrics().isEmpty());
+        const SandboxMetric &sample = job.metrics().last();
+        QVERIFY(sample.timestamp.isValid());
+        QCOMPARE(sample.cpuCount, detail->cpuCount);
+        QCOMPARE(sample.memTotal, qint64(detail->memoryMB) * 1024 * 1024);
+
+        // An interval that ended before the sandbox existed has no samples.
+        SandboxMetricsJob before(&m_network, m_settings, created.sandboxId);
+        before.setInterval(detail->startedAt.addSecs(-7200), detail->startedAt.addSecs(-3600));
+        QVERIFY(run(before));
+        QVERIFY(!before.hasError());
+        QVERIFY(before.metrics().isEmpty());
+
+        SandboxMetricsJob unknown(&m_network, m_settings, unknownId);
+        QVERIFY(run(unknown));
+        QCOMPARE(unknown.error().httpStatus(), 404);
+    }
+
     void templates()
     {
         ListTemplatesJob job(&m_network, m_settings);
@@ -558,7 +623,7 @@ private Q_SLOTS:
         QStringList ids;
         for (const SandboxTemplate &t : job.templates())
             ids << t.templateId;
-        QCOMPARE(sorted(ids), (QStringList{"base", "mcp-gateway"}));
+        QCOMPARE(sorted(ids), (QStringList { "base", "mcp-gateway" }));
     }
 
     void health()
@@ -575,6 +640,30 @@ private Q_SLOTS:
         QVERIFY(run(down));
         QCOMPARE(down.error().kind(), Error::Kind::Transport);
         QVERIFY(down.error().message().startsWith(QStringLiteral("Could not reach the server")));
+    }
+
+    void checkConnection()
+    {
+        create(newSandbox());
+        create(newSandbox());
+        CheckConnectionJob good(&m_network, m_settings);
+        QVERIFY(run(good));
+        QVERIFY2(!good.hasError(), qPrintable(good.error().message()));
+        QVERIFY(good.failedStep() == CheckConnectionJob::Step::None);
+        QCOMPARE(good.runningSandboxes(), 2);
+
+        CheckConnectionJob badKey(&m_network, withKey(QStringLiteral("e2b_bad")));
+        QVERIFY(run(badKey));
+        QVERIFY(badKey.failedStep() == CheckConnectionJob::Step::Key);
+        QCOMPARE(badKey.error().httpStatus(), 401);
+        QVERIFY(badKey.error().message().contains(
+            QStringLiteral("Check the key in the profile settings")));
+
+        m_backend->stop();
+        CheckConnectionJob down(&m_network, m_settings);
+        QVERIFY(run(down));
+        QVERIFY(down.failedStep() == CheckConnectionJob::Step::Reach);
+        QCOMPARE(down.error().kind(), Error::Kind::Transport);
     }
 
     void keyCheckWithOnePage()

@@ -60,8 +60,8 @@ int probeWithoutDbus()
     out.insert("writeError", write.error().message());
     out.insert("writeSessionOnly", write.usedSessionOnly());
     out.insert("writeNotice", write.notice());
-    out.insert("availability", store.availability() == KeyStore::Availability::Unavailable
-                                   ? "unavailable" : "other");
+    out.insert("availability",
+        store.availability() == KeyStore::Availability::Unavailable ? "unavailable" : "other");
 
     ReadKeyJob read(&store, QStringLiteral("probe"));
     run(read);
@@ -83,8 +83,9 @@ int probeWithoutDbus()
     env.insert(QStringLiteral("E2B_API_KEY"), key);
     fromEnv.setEnvironment(env);
     run(fromEnv);
-    out.insert("envResolved", !fromEnv.hasError() && fromEnv.settings().apiKey == key
-                                  && fromEnv.keySource() == KeySource::Environment);
+    out.insert("envResolved",
+        !fromEnv.hasError() && fromEnv.settings().apiKey == key
+            && fromEnv.keySource() == KeySource::Environment);
 
     std::fputs(QJsonDocument(out).toJson(QJsonDocument::Compact).constData(), stdout);
     return 0;
@@ -99,8 +100,8 @@ private Q_SLOTS:
     void initTestCase()
     {
         QVERIFY2(qEnvironmentVariableIsSet("DBUS_SESSION_BUS_ADDRESS"),
-                 "needs a session bus with a Secret Service: run under "
-                 "dbus-run-session -- tools/with-keyring.sh");
+            "needs a session bus with a Secret Service: run under "
+            "dbus-run-session -- tools/with-keyring.sh");
     }
 
     void storeReadDelete()
@@ -170,9 +171,9 @@ private Q_SLOTS:
         ProfileStore profiles(&settings);
         QString problem;
         const QString id = profiles.save(Profile::custom(QStringLiteral("Self-hosted"),
-                                                         QUrl(QStringLiteral("https://api.example.test")),
-                                                         QUrl(QStringLiteral("https://sandbox.example.test"))),
-                                         &problem);
+                                             QUrl(QStringLiteral("https://api.example.test")),
+                                             QUrl(QStringLiteral("https://sandbox.example.test"))),
+            &problem);
         QVERIFY2(!id.isEmpty(), qPrintable(problem));
         const QString key = randomKey();
 
@@ -212,24 +213,27 @@ private Q_SLOTS:
         const QString key = randomKey();
         QProcess child;
         QProcessEnvironment env = QProcessEnvironment::systemEnvironment();
-        for (const char *name : {"DBUS_SESSION_BUS_ADDRESS", "DISPLAY", "WAYLAND_DISPLAY",
-                                 "XDG_RUNTIME_DIR", "E2B_API_KEY"})
+        for (const char *name : { "DBUS_SESSION_BUS_ADDRESS", "DISPLAY", "WAYLAND_DISPLAY",
+                 "XDG_RUNTIME_DIR", "E2B_API_KEY" })
             env.remove(QLatin1String(name));
         env.insert(QStringLiteral("SD_PROBE_KEY"), key);
         child.setProcessEnvironment(env);
-        child.start(QCoreApplication::applicationFilePath(), {QStringLiteral("--probe-without-dbus")});
+        child.start(
+            QCoreApplication::applicationFilePath(), { QStringLiteral("--probe-without-dbus") });
         QVERIFY(child.waitForFinished(60000));
         const QByteArray out = child.readAllStandardOutput();
         const QByteArray err = child.readAllStandardError();
-        QVERIFY2(!out.contains(key.toUtf8()) && !err.contains(key.toUtf8()), "the key leaked into output");
+        QVERIFY2(!out.contains(key.toUtf8()) && !err.contains(key.toUtf8()),
+            "the key leaked into output");
         QCOMPARE(child.exitCode(), 0);
         const QJsonObject result = QJsonDocument::fromJson(out).object();
         QVERIFY2(!result.isEmpty(), err.constData());
 
         const QString sentence = KeyStore::unavailableMessage();
-        QCOMPARE(sentence, QStringLiteral("No keychain is available on this desktop (no D-Bus Secret "
-                                          "Service); the key is kept for this session only or taken "
-                                          "from E2B_API_KEY."));
+        QCOMPARE(sentence,
+            QStringLiteral("No keychain is available on this desktop (no D-Bus Secret "
+                           "Service); the key is kept for this session only or taken "
+                           "from E2B_API_KEY."));
         QCOMPARE(result.value("writeError").toString(), QString());
         QVERIFY(result.value("writeSessionOnly").toBool());
         QCOMPARE(result.value("writeNotice").toString(), sentence);

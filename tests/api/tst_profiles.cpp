@@ -1,5 +1,6 @@
 // Profiles in QSettings, their resolution into ConnectionSettings (environment
 // overrides like the official SDK), and the local backend's key file.
+#include "local/apikeyfile.h"
 #include "profiles/profilestore.h"
 #include "profiles/resolveprofilejob.h"
 
@@ -44,8 +45,8 @@ private Q_SLOTS:
     {
         m_dir = std::make_unique<QTemporaryDir>();
         QVERIFY(m_dir->isValid());
-        m_settings = std::make_unique<QSettings>(m_dir->filePath(QStringLiteral("sandbox-desk.ini")),
-                                                 QSettings::IniFormat);
+        m_settings = std::make_unique<QSettings>(
+            m_dir->filePath(QStringLiteral("sandbox-desk.ini")), QSettings::IniFormat);
     }
 
     void cleanup()
@@ -79,19 +80,20 @@ private Q_SLOTS:
         ProfileStore reopened(m_settings.get());
         QCOMPARE(reopened.localProfile().apiUrl, QUrl(QStringLiteral("http://127.0.0.1:50123")));
         QCOMPARE(reopened.localProfile().connectionSettings().sandboxUrl,
-                 QUrl(QStringLiteral("http://127.0.0.1:50123")));
+            QUrl(QStringLiteral("http://127.0.0.1:50123")));
     }
 
     void addUpdateRemove()
     {
         ProfileStore store(m_settings.get());
         QString problem;
-        const QString cloudId = store.save(Profile::e2b(QStringLiteral("Work"), QStringLiteral("e2b.example")), &problem);
+        const QString cloudId = store.save(
+            Profile::e2b(QStringLiteral("Work"), QStringLiteral("e2b.example")), &problem);
         QVERIFY2(!cloudId.isEmpty(), qPrintable(problem));
-        const QString customId = store.save(Profile::custom(QStringLiteral("Lab"),
-                                                            QUrl(QStringLiteral("https://api.lab.test")),
-                                                            QUrl(QStringLiteral("https://sbx.lab.test"))),
-                                            &problem);
+        const QString customId = store.save(
+            Profile::custom(QStringLiteral("Lab"), QUrl(QStringLiteral("https://api.lab.test")),
+                QUrl(QStringLiteral("https://sbx.lab.test"))),
+            &problem);
         QVERIFY2(!customId.isEmpty(), qPrintable(problem));
         QVERIFY(cloudId != customId);
 
@@ -127,13 +129,17 @@ private Q_SLOTS:
         QTest::addColumn<Profile>("profile");
         QTest::addColumn<QString>("problem");
         QTest::newRow("no name") << Profile::e2b(QString()) << "needs a name";
-        QTest::newRow("domain with scheme") << Profile::e2b(QStringLiteral("x"), QStringLiteral("https://e2b.app"))
-                                            << "is not a host name";
-        QTest::newRow("custom without URL") << Profile::custom(QStringLiteral("x"), QUrl()) << "is not an http";
-        QTest::newRow("custom ftp") << Profile::custom(QStringLiteral("x"), QUrl(QStringLiteral("ftp://h/")))
-                                    << "is not an http";
+        QTest::newRow("domain with scheme")
+            << Profile::e2b(QStringLiteral("x"), QStringLiteral("https://e2b.app"))
+            << "is not a host name";
+        QTest::newRow("custom without URL")
+            << Profile::custom(QStringLiteral("x"), QUrl()) << "is not an http";
+        QTest::newRow("custom ftp")
+            << Profile::custom(QStringLiteral("x"), QUrl(QStringLiteral("ftp://h/")))
+            << "is not an http";
         QTest::newRow("custom without sandbox URL or domain")
-            << Profile::custom(QStringLiteral("x"), QUrl(QStringLiteral("https://api.h"))) << "sandbox URL";
+            << Profile::custom(QStringLiteral("x"), QUrl(QStringLiteral("https://api.h")))
+            << "sandbox URL";
     }
 
     void invalidProfilesAreRefused()
@@ -171,32 +177,40 @@ private Q_SLOTS:
         QTest::addColumn<QString>("key");
 
         const Profile cloud = Profile::e2b(QStringLiteral("Cloud"));
-        QTest::newRow("cloud, no env") << cloud << QProcessEnvironment() << QUrl("https://api.e2b.app") << QUrl()
-                                       << "e2b.app" << "stored";
-        QTest::newRow("cloud, E2B_DOMAIN")
-            << cloud << environment({{"E2B_DOMAIN", "e2b.dev"}}) << QUrl("https://api.e2b.dev") << QUrl()
-            << "e2b.dev" << "stored";
+        QTest::newRow("cloud, no env")
+            << cloud << QProcessEnvironment() << QUrl("https://api.e2b.app") << QUrl() << "e2b.app"
+            << "stored";
+        QTest::newRow("cloud, E2B_DOMAIN") << cloud << environment({ { "E2B_DOMAIN", "e2b.dev" } })
+                                           << QUrl("https://api.e2b.dev") << QUrl() << "e2b.dev"
+                                           << "stored";
         QTest::newRow("cloud, E2B_API_URL wins over domain")
-            << cloud << environment({{"E2B_DOMAIN", "e2b.dev"}, {"E2B_API_URL", "http://127.0.0.1:3000"}})
-            << QUrl("http://127.0.0.1:3000") << QUrl() << "e2b.dev" << "stored";
+            << cloud
+            << environment(
+                   { { "E2B_DOMAIN", "e2b.dev" }, { "E2B_API_URL", "http://127.0.0.1:3000" } })
+            << QUrl("http://127.0.0.1:3000") << QUrl() << "e2b.dev"
+            << "stored";
         QTest::newRow("cloud, every variable")
             << cloud
-            << environment({{"E2B_API_URL", "http://127.0.0.1:3000"},
-                            {"E2B_SANDBOX_URL", "http://127.0.0.1:3001"},
-                            {"E2B_API_KEY", "from-env"}})
-            << QUrl("http://127.0.0.1:3000") << QUrl("http://127.0.0.1:3001") << "e2b.app" << "from-env";
-        const Profile custom = Profile::custom(QStringLiteral("Lab"), QUrl("https://api.lab.test"),
-                                               QUrl("https://sbx.lab.test"));
+            << environment({ { "E2B_API_URL", "http://127.0.0.1:3000" },
+                   { "E2B_SANDBOX_URL", "http://127.0.0.1:3001" }, { "E2B_API_KEY", "from-env" } })
+            << QUrl("http://127.0.0.1:3000") << QUrl("http://127.0.0.1:3001") << "e2b.app"
+            << "from-env";
+        const Profile custom = Profile::custom(
+            QStringLiteral("Lab"), QUrl("https://api.lab.test"), QUrl("https://sbx.lab.test"));
         QTest::newRow("custom keeps its URLs without env")
-            << custom << QProcessEnvironment() << QUrl("https://api.lab.test") << QUrl("https://sbx.lab.test")
-            << "" << "stored";
+            << custom << QProcessEnvironment() << QUrl("https://api.lab.test")
+            << QUrl("https://sbx.lab.test") << ""
+            << "stored";
         QTest::newRow("custom, E2B_DOMAIN does not move an explicit API URL")
-            << custom << environment({{"E2B_DOMAIN", "e2b.dev"}}) << QUrl("https://api.lab.test")
-            << QUrl("https://sbx.lab.test") << "e2b.dev" << "stored";
+            << custom << environment({ { "E2B_DOMAIN", "e2b.dev" } })
+            << QUrl("https://api.lab.test") << QUrl("https://sbx.lab.test") << "e2b.dev"
+            << "stored";
         QTest::newRow("local ignores the environment")
             << Profile::local(49900)
-            << environment({{"E2B_API_URL", "https://api.e2b.app"}, {"E2B_API_KEY", "cloud-key"}})
-            << QUrl("http://127.0.0.1:49900") << QUrl("http://127.0.0.1:49900") << "" << "stored";
+            << environment(
+                   { { "E2B_API_URL", "https://api.e2b.app" }, { "E2B_API_KEY", "cloud-key" } })
+            << QUrl("http://127.0.0.1:49900") << QUrl("http://127.0.0.1:49900") << ""
+            << "stored";
     }
 
     void environmentOverrides()
@@ -207,12 +221,14 @@ private Q_SLOTS:
         QFETCH(QUrl, sandboxUrl);
         QFETCH(QString, domain);
         QFETCH(QString, key);
-        const ConnectionSettings s = resolveConnectionSettings(profile, QStringLiteral("stored"), env);
+        const ConnectionSettings s
+            = resolveConnectionSettings(profile, QStringLiteral("stored"), env);
         QCOMPARE(s.apiUrl, apiUrl);
         QCOMPARE(s.sandboxUrl, sandboxUrl);
         QCOMPARE(s.domain, domain);
-        QCOMPARE(s.apiKey, key);
-        QCOMPARE(sd::environmentOverrides(profile, env).isEmpty(), profile.isLocal() || env.isEmpty());
+        QVERIFY(s.apiKey == key);
+        QCOMPARE(
+            sd::environmentOverrides(profile, env).isEmpty(), profile.isLocal() || env.isEmpty());
     }
 
     void resolveLocalReadsTheKeyFile()
@@ -226,11 +242,12 @@ private Q_SLOTS:
 
         ResolveProfileJob job(nullptr, Profile::local(50200));
         job.setLocalKeyFile(path);
-        job.setEnvironment(environment({{"E2B_API_KEY", "cloud-key"}, {"E2B_API_URL", "https://api.e2b.app"}}));
+        job.setEnvironment(environment(
+            { { "E2B_API_KEY", "cloud-key" }, { "E2B_API_URL", "https://api.e2b.app" } }));
         QVERIFY(run(job));
         QVERIFY2(!job.hasError(), qPrintable(job.error().message()));
         QVERIFY(job.keySource() == KeySource::LocalKeyFile);
-        QCOMPARE(job.settings().apiKey, QStringLiteral("local-key-123"));
+        QVERIFY(job.settings().apiKey == QStringLiteral("local-key-123"));
         QCOMPARE(job.settings().apiUrl, QUrl(QStringLiteral("http://127.0.0.1:50200")));
         QVERIFY(job.environmentOverrides().isEmpty());
     }
@@ -246,7 +263,19 @@ private Q_SLOTS:
 
     void defaultLocalKeyFileLocation()
     {
-        QVERIFY(ProfileStore::localKeyFilePath().endsWith(QStringLiteral("/sandbox-desk/local-api-key")));
+        // The app reads the very file the backend writes.
+        QVERIFY(ProfileStore::localKeyFilePath().endsWith(
+            QStringLiteral("/sandbox-desk/local-api-key")));
+        QCOMPARE(ProfileStore::localKeyFilePath(), local::ApiKeyFile::defaultPath());
+    }
+
+    void keyJobsNeedAProfileId()
+    {
+        KeyStore keys;
+        WriteKeyJob write(&keys, QString(), QStringLiteral("k"));
+        QVERIFY(run(write));
+        QCOMPARE(write.error().kind(), Error::Kind::Rejected);
+        QVERIFY(!keys.hasSessionKey(QString()));
     }
 
     void resolveCloudPrefersTheEnvironmentKey()
@@ -256,12 +285,12 @@ private Q_SLOTS:
         cloud.id = QStringLiteral("cloud");
         keys.setSessionKey(cloud.id, QStringLiteral("session-key"));
         ResolveProfileJob job(&keys, cloud);
-        job.setEnvironment(environment({{"E2B_API_KEY", "env-key"}}));
+        job.setEnvironment(environment({ { "E2B_API_KEY", "env-key" } }));
         QVERIFY(run(job));
         QVERIFY(!job.hasError());
         QVERIFY(job.keySource() == KeySource::Environment);
-        QCOMPARE(job.settings().apiKey, QStringLiteral("env-key"));
-        QCOMPARE(job.environmentOverrides(), QStringList{QStringLiteral("E2B_API_KEY")});
+        QVERIFY(job.settings().apiKey == QStringLiteral("env-key"));
+        QCOMPARE(job.environmentOverrides(), QStringList { QStringLiteral("E2B_API_KEY") });
     }
 
     void resolveCloudUsesTheSessionKey()
@@ -275,7 +304,7 @@ private Q_SLOTS:
         QVERIFY(run(job));
         QVERIFY(!job.hasError());
         QVERIFY(job.keySource() == KeySource::Session);
-        QCOMPARE(job.settings().apiKey, QStringLiteral("session-key"));
+        QVERIFY(job.settings().apiKey == QStringLiteral("session-key"));
         QCOMPARE(job.settings().apiUrl, QUrl(QStringLiteral("https://api.e2b.dev")));
     }
 
