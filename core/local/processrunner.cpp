@@ -80,7 +80,11 @@ QList<qint64> allPids()
 
 QString pidNamespaceOf(qint64 pid)
 {
-    return QFileInfo(QStringLiteral("/proc/%1/ns/pid").arg(pid)).symLinkTarget();
+    // The link reads "pid:[inode]"; QFileInfo would turn it into a path.
+    char buffer[64];
+    const QByteArray path = QStringLiteral("/proc/%1/ns/pid").arg(pid).toLatin1();
+    const ssize_t n = ::readlink(path.constData(), buffer, sizeof(buffer) - 1);
+    return n > 0 ? QString::fromLatin1(buffer, n) : QString();
 }
 
 QStringList cmdline(qint64 pid)
