@@ -12,6 +12,7 @@
 #include <QUuid>
 
 #include <cmath>
+#include <memory>
 
 namespace sd {
 
@@ -248,10 +249,7 @@ void CreationJob::onAllocated()
             rollBack(Error::cancelled());
             return;
         }
-        if (m_request.mcp)
-            startGateway();
-        else
-            extend();
+        removeDuplicates();
         return;
     }
 
@@ -271,6 +269,58 @@ void CreationJob::onAllocated()
     const bool inputRefused = error.kind() == Error::Kind::Http && status >= 400 && status < 500
                               && status != 401 && status != 403 && status != 408 && status != 429;
     finish(inputRefused ? CreationState::Rejected : CreationState::RolledBack);
+}
+
+void CreationJob::removeDuplicates()
+{
+    // Qt's HTTP stack silently resends a request whose connection closed before the
+    // answer, POST included: each try may have made a sandbox. They carry our tag.
+    SandboxFilter filter;
+    filter.metadata.insert(creationTag, m_creationId);
+    auto *job = new ListSandboxesJob(m_context.network, m_context.connection, filter, this);
+    job->setTimeout(m_context.requestTimeout);
+    m_step = job;
+    connect(job, &Job::finished, this, [this, job] {
+        m_step = nullptr;
+        if (job->hasError()) {
+            // Not fatal: the orphan detector finds any duplicate by its tag later.
+            qCWarning(lcCreation) << "duplicate check failed:" << job->error().message();
+            afterAllocation();
+            return;
+        }
+        for (const Sandbox &sandbox : job->sandboxes()) {
+            if (sandbox.sandboxId != m_sandbox.sandboxId && sandbox.metadata.value(creationTag) == m_creationId)
+                m_duplicates << sandbox.sandboxId;
+        }
+        if (m_duplicates.isEmpty()) {
+            afterAllocation();
+            return;
+        }
+        qCWarning(lcCreation) << "removing" << m_duplicates.size() << "duplicate sandbox(es) of" << m_creationId;
+        m_context.journal->recordFound(m_creationId, m_duplicates);
+        auto remaining = std::make_shared<int>(int(m_duplicates.size()));
+        for (const QString &id : std::as_const(m_duplicates)) {
+            auto *kill = new RetryingKillJob(m_context.network, m_context.connection, id, m_context.rollback, this);
+            connect(kill, &Job::finished, this, [this, remaining, kill] {
+                if (kill->hasError())
+                    qCWarning(lcCreation) << "could not remove duplicate" << kill->sandboxId();
+                if (--*remaining == 0)
+                    afterAllocation();
+            });
+            kill->start();
+        }
+    });
+    job->start();
+}
+
+void CreationJob::afterAllocation()
+{
+    if (isCancelRequested())
+        rollBack(Error::cancelled());
+    else if (m_request.mcp)
+        startGateway();
+    else
+        extend();
 }
 
 void CreationJob::startGateway()

@@ -57,7 +57,7 @@ struct CreationContext
 ///      │          sandbox-desk.install; timeout: budget + 60 s}
 ///      │   clear failure (4xx, unreachable) ─────────────────────────▶ Rejected / RolledBack
 ///      │   ambiguous (timeout/reset after send, 5xx, bad 201) ──┐
-///      │ journal: sandbox id                                     │ search by tag
+///      │ journal: sandbox id; search by tag, kill duplicates     │ search by tag
 ///      ▼                                                         ▼
 ///  StartingGateway (only with mcp) ── envd Start ─┐        RollingBack ── DELETE ×3
 ///      │  "mcp-gateway --config '<json>'"         │ exit≠0,     │  (0.5 s, 1 s, 2 s)
@@ -95,6 +95,9 @@ public:
 
     /// The first error's sentence (error() holds it as a value); empty when Ready.
     QString errorMessage() const;
+    /// Sandboxes with our tag besides ours, made by a create the network stack resent
+    /// after a dropped connection; each was killed (or is flagged by the detector).
+    QStringList duplicatesRemoved() const { return m_duplicates; }
     /// Set when a rollback ran.
     std::optional<RollbackReport> rollback() const { return m_rollback; }
     /// Why something may be left running (RollbackFailed only).
@@ -126,6 +129,8 @@ private:
     bool validate();
     void allocate();
     void onAllocated();
+    void removeDuplicates();
+    void afterAllocation();
     void startGateway();
     void onGatewayFinished();
     void extend();
@@ -161,6 +166,7 @@ private:
     bool m_intentWritten = false;
     int m_searchAttempts = 0;
     QStringList m_found;
+    QStringList m_duplicates;
     int m_foundIndex = 0;
     int m_killAttempts = 0;
     QString m_lastRollbackError;

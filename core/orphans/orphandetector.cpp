@@ -97,15 +97,13 @@ std::optional<Orphan> OrphanDetector::judgeByJournal(const Sandbox &sandbox) con
         return orphan;
     }
     if (!knownById) {
-        if (r.state == CreationState::Ready && r.sandboxId.isEmpty())
-            return std::nullopt; // cannot happen for our records; be conservative
         orphan.reason = OrphanReason::LostResponse;
         orphan.evidence = tr("Tagged with creation %1 (started at %2, ended %3), but the creation never "
                              "learned this sandbox's id: the server's answer was lost.")
                               .arg(r.creationId, timeText(r.startedAt), toString(r.state));
         return orphan;
     }
-    if (r.state == CreationState::Ready)
+    if (r.state == CreationState::Ready && sandbox.sandboxId == r.sandboxId)
         return std::nullopt;
     orphan.reason = OrphanReason::RollbackFailed;
     if (r.state == CreationState::RollbackFailed) {
@@ -113,6 +111,10 @@ std::optional<Orphan> OrphanDetector::judgeByJournal(const Sandbox &sandbox) con
                               .arg(r.creationId, r.error,
                                    r.rollback && !r.rollback->error.isEmpty() ? r.rollback->error
                                                                               : tr("no details"));
+    } else if (sandbox.sandboxId != r.sandboxId) {
+        orphan.evidence = tr("A sandbox creation %1 found under its tag and tried to remove (a duplicate or "
+                             "the answer to a lost response) is still there.")
+                              .arg(r.creationId);
     } else {
         orphan.evidence = tr("Creation %1 ended %2 at %3, yet the sandbox is still there.")
                               .arg(r.creationId, toString(r.state), timeText(r.finishedAt));
