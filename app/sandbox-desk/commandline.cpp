@@ -181,6 +181,9 @@ CommandLine::CommandLine(QObject *parent)
 
 CommandLine::~CommandLine()
 {
+    // Jobs are children; they must go before the journal they write to.
+    delete m_creation;
+    delete m_detector;
     if (signalFds[0] >= 0) {
         ::signal(SIGINT, SIG_DFL);
         ::signal(SIGTERM, SIG_DFL);

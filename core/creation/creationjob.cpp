@@ -85,6 +85,8 @@ CreationJob::CreationJob(CreationContext context, CreationRequest request, QObje
     std::sort(m_secrets.begin(), m_secrets.end(),
               [](const QString &a, const QString &b) { return a.size() > b.size(); });
 
+    // The journal may go first (e.g. both owned by one object); QPointer notices.
+    m_journalAlive = m_context.journal;
     m_budgetTimer.setSingleShot(true);
     connect(&m_budgetTimer, &QTimer::timeout, this, [this] {
         m_budgetExceeded = true;
@@ -96,7 +98,7 @@ CreationJob::CreationJob(CreationContext context, CreationRequest request, QObje
 
 CreationJob::~CreationJob()
 {
-    if (m_context.journal)
+    if (m_journalAlive)
         m_context.journal->setActive(m_creationId, false);
 }
 

@@ -5,6 +5,7 @@
 #include "common/job.h"
 #include "creation/creationstate.h"
 #include "creation/retryingkilljob.h"
+#include "journal/creationjournal.h"
 #include "mcp/mcpconfigcheck.h"
 
 #include <QJsonObject>
@@ -147,6 +148,7 @@ private:
     QByteArray redact(const QByteArray &data) const;
 
     CreationContext m_context;
+    QPointer<CreationJournal> m_journalAlive;
     CreationRequest m_request;
     QString m_creationId;
     QString m_templateId;

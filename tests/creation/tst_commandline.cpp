@@ -266,7 +266,7 @@ private Q_SLOTS:
     {
         // The server allocates but the answer is lost; the client dies while searching.
         QVERIFY(m_backend.setFaults({rule(QStringLiteral("POST"), QStringLiteral("/v2/sandboxes"),
-                                          QStringLiteral("drop-after")),
+                                          QStringLiteral("status-after"), 1, 503),
                                      rule(QStringLiteral("GET"), QStringLiteral("/v2/sandboxes*"),
                                           QStringLiteral("delay"), 1, 0, 10000)}));
         killDuringCreate({}, "\"state\":\"rolling_back\"", true);
