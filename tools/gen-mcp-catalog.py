@@ -1,10 +1,11 @@
 #!/usr/bin/env python3
 """Derive the project's MCP server catalog from E2B's gateway JSON Schema.
 
-Usage: gen-mcp-catalog.py [INPUT] [OUTPUT]
+Usage: gen-mcp-catalog.py [--check] [INPUT] [OUTPUT]
 
 INPUT defaults to ../shared/e2b-spec/mcp-server.json (beside the checkout),
-OUTPUT to resources/mcp-catalog.json. The output is committed, so a fresh clone
+OUTPUT to resources/mcp-catalog.json. With --check nothing is written; the exit
+status is 1 if OUTPUT differs from what INPUT gives. The output is committed, so a fresh clone
 builds without the schema; rerun this script when the schema changes.
 
 Only facts are kept: server id, title, and per option its name, JSON type,
@@ -98,15 +99,24 @@ def render(servers, source):
 
 
 def main(argv):
-    if len(argv) > 3 or any(a in ("-h", "--help") for a in argv[1:]):
+    args = argv[1:]
+    check = "--check" in args
+    args = [a for a in args if a != "--check"]
+    if len(args) > 2 or any(a in ("-h", "--help") for a in args):
         print(__doc__.strip())
-        return 0 if len(argv) <= 3 else 2
-    src = argv[1] if len(argv) > 1 else DEFAULT_INPUT
-    dst = argv[2] if len(argv) > 2 else DEFAULT_OUTPUT
+        return 0 if len(args) <= 2 else 2
+    src = args[0] if len(args) > 0 else DEFAULT_INPUT
+    dst = args[1] if len(args) > 1 else DEFAULT_OUTPUT
     with open(src, encoding="utf-8") as f:
         schema = json.load(f)
     servers = derive(schema)
     text = render(servers, "e2b-dev/E2B mcp-server.json (Apache-2.0), facts only")
+    if check:
+        with open(dst, encoding="utf-8", newline="") as f:
+            if f.read() != text:
+                print(f"{dst} is out of date: rerun {argv[0]}", file=sys.stderr)
+                return 1
+        return 0
     with open(dst, "w", encoding="utf-8", newline="\n") as f:
         f.write(text)
     print(f"{dst}: {len(servers)} servers, "

@@ -111,7 +111,7 @@ pid_t startServe(const char *argv0, QString *error)
                 ::close(devnull);
         }
         char serve[] = "serve";
-        char *const args[] = {const_cast<char *>(argv0), serve, nullptr};
+        char *const args[] = { const_cast<char *>(argv0), serve, nullptr };
         ::execv(self, args);
         const int err = errno;
         (void)!::write(report[1], &err, sizeof err);
@@ -151,12 +151,14 @@ int start(const QByteArray &configText, const char *argv0)
 
     const QList<sd::McpFinding> findings = sd::McpConfigCheck().check(parsed.config);
     for (const sd::McpFinding &f : findings)
-        printErr((f.isError() ? QStringLiteral("error: ") : QStringLiteral("warning: ")) + f.message);
+        printErr(
+            (f.isError() ? QStringLiteral("error: ") : QStringLiteral("warning: ")) + f.message);
     if (sd::McpConfigCheck::hasErrors(findings))
         return ExitFailed;
 
     const QByteArray dirEnv = qgetenv("MCP_GATEWAY_DIR");
-    const QString dirPath = dirEnv.isEmpty() ? QStringLiteral("/etc/mcp-gateway") : QFile::decodeName(dirEnv);
+    const QString dirPath
+        = dirEnv.isEmpty() ? QStringLiteral("/etc/mcp-gateway") : QFile::decodeName(dirEnv);
     if (!QDir().mkpath(dirPath)) {
         printErr(QStringLiteral("error: cannot create the directory %1.").arg(dirPath));
         return ExitFailed;

@@ -3,8 +3,8 @@
 #include "common/logging.h"
 #include "local/apikeyfile.h"
 #include "local/envdservice.h"
-#include "local/processrunner.h"
 #include "local/localserver.h"
+#include "local/processrunner.h"
 #include "local/shutdownsignals.h"
 
 #include <QCommandLineParser>
@@ -34,7 +34,9 @@ QString resolveIsolation(const QString &requested, QString *error)
 QString urlHost(const QHostAddress &address)
 {
     const QString text = address.toString();
-    return address.protocol() == QAbstractSocket::IPv6Protocol ? QLatin1Char('[') + text + QLatin1Char(']') : text;
+    return address.protocol() == QAbstractSocket::IPv6Protocol
+        ? QLatin1Char('[') + text + QLatin1Char(']')
+        : text;
 }
 
 } // namespace
@@ -46,25 +48,28 @@ int main(int argc, char **argv)
     QCoreApplication::setApplicationVersion(QStringLiteral(SD_VERSION));
 
     QCommandLineParser parser;
-    parser.setApplicationDescription(QStringLiteral("An E2B-compatible sandbox backend on this machine."));
+    parser.setApplicationDescription(
+        QStringLiteral("An E2B-compatible sandbox backend on this machine."));
     parser.addHelpOption();
     parser.addVersionOption();
-    const QCommandLineOption portOption(QStringLiteral("port"), QStringLiteral("Port to listen on (0 picks a free one)."),
-                                        QStringLiteral("N"), QStringLiteral("49900"));
+    const QCommandLineOption portOption(QStringLiteral("port"),
+        QStringLiteral("Port to listen on (0 picks a free one)."), QStringLiteral("N"),
+        QStringLiteral("49900"));
     const QCommandLineOption listenOption(QStringLiteral("listen"),
-                                          QStringLiteral("Address to listen on; anything but loopback needs --api-key."),
-                                          QStringLiteral("ADDR"), QStringLiteral("127.0.0.1"));
+        QStringLiteral("Address to listen on; anything but loopback needs --api-key."),
+        QStringLiteral("ADDR"), QStringLiteral("127.0.0.1"));
     const QCommandLineOption apiKeyOption(QStringLiteral("api-key"),
-                                          QStringLiteral("API key clients must send (default: generated and kept in a 0600 file)."),
-                                          QStringLiteral("KEY"));
-    const QCommandLineOption stateDirOption(QStringLiteral("state-dir"), QStringLiteral("Folder for sandbox state."),
-                                            QStringLiteral("DIR"));
-    const QCommandLineOption faultOption(QStringLiteral("fault-injection"),
-                                         QStringLiteral("Enable /_local/faults (for tests)."));
+        QStringLiteral("API key clients must send (default: generated and kept in a 0600 file)."),
+        QStringLiteral("KEY"));
+    const QCommandLineOption stateDirOption(QStringLiteral("state-dir"),
+        QStringLiteral("Folder for sandbox state."), QStringLiteral("DIR"));
+    const QCommandLineOption faultOption(
+        QStringLiteral("fault-injection"), QStringLiteral("Enable /_local/faults (for tests)."));
     const QCommandLineOption isolationOption(QStringLiteral("isolation"),
-                                             QStringLiteral("Process isolation: auto, bwrap or none."),
-                                             QStringLiteral("MODE"), QStringLiteral("auto"));
-    parser.addOptions({portOption, listenOption, apiKeyOption, stateDirOption, faultOption, isolationOption});
+        QStringLiteral("Process isolation: auto, bwrap or none."), QStringLiteral("MODE"),
+        QStringLiteral("auto"));
+    parser.addOptions(
+        { portOption, listenOption, apiKeyOption, stateDirOption, faultOption, isolationOption });
     parser.process(app);
 
     bool portOk = false;
@@ -75,20 +80,23 @@ int main(int argc, char **argv)
     }
 
     const QString listenText = parser.value(listenOption);
-    QHostAddress address = listenText == QLatin1String("localhost") ? QHostAddress(QHostAddress::LocalHost)
-                                                                     : QHostAddress(listenText);
+    QHostAddress address = listenText == QLatin1String("localhost")
+        ? QHostAddress(QHostAddress::LocalHost)
+        : QHostAddress(listenText);
     if (address.isNull()) {
         fail(QStringLiteral("--listen: \"%1\" is not an IP address").arg(listenText));
         return 2;
     }
     if (!address.isLoopback() && !parser.isSet(apiKeyOption)) {
-        fail(QStringLiteral("refusing to listen on %1: only loopback is allowed without an explicit --api-key")
+        fail(QStringLiteral(
+            "refusing to listen on %1: only loopback is allowed without an explicit --api-key")
                  .arg(listenText));
         return 2;
     }
 
     const QString isolation = parser.value(isolationOption);
-    if (isolation != QLatin1String("auto") && isolation != QLatin1String("bwrap") && isolation != QLatin1String("none")) {
+    if (isolation != QLatin1String("auto") && isolation != QLatin1String("bwrap")
+        && isolation != QLatin1String("none")) {
         fail(QStringLiteral("--isolation must be auto, bwrap or none"));
         return 2;
     }
@@ -108,13 +116,14 @@ int main(int argc, char **argv)
             fail(error);
             return 1;
         }
-        std::fprintf(stderr, "sandbox-desk-local: API key in %s\n", qPrintable(QDir::toNativeSeparators(keyPath)));
+        std::fprintf(stderr, "sandbox-desk-local: API key in %s\n",
+            qPrintable(QDir::toNativeSeparators(keyPath)));
     }
 
     options.stateDir = parser.isSet(stateDirOption)
-                           ? parser.value(stateDirOption)
-                           : QStandardPaths::writableLocation(QStandardPaths::GenericDataLocation)
-                                 + QStringLiteral("/sandbox-desk/local-state");
+        ? parser.value(stateDirOption)
+        : QStandardPaths::writableLocation(QStandardPaths::GenericDataLocation)
+            + QStringLiteral("/sandbox-desk/local-state");
     if (!QDir().mkpath(options.stateDir)) {
         fail(QStringLiteral("cannot create the state folder %1").arg(options.stateDir));
         return 1;
@@ -131,10 +140,10 @@ int main(int argc, char **argv)
     sd::local::LocalServer server(options);
     // The data plane: sandbox processes (jailed or not) and envd. The local mcp-gateway
     // is built next to this binary.
-    sd::local::ProcessRunner runner({options.stateDir,
-                                     options.isolation == QLatin1String("bwrap") ? sd::local::Isolation::Bwrap
-                                                                                 : sd::local::Isolation::None,
-                                     QCoreApplication::applicationDirPath()});
+    sd::local::ProcessRunner runner({ options.stateDir,
+        options.isolation == QLatin1String("bwrap") ? sd::local::Isolation::Bwrap
+                                                    : sd::local::Isolation::None,
+        QCoreApplication::applicationDirPath() });
     sd::local::EnvdService envd(&server, &runner);
     QString error;
     if (!server.listenOn(address, quint16(port), &error)) {
@@ -143,14 +152,17 @@ int main(int argc, char **argv)
     }
 
     sd::local::ShutdownSignals signals;
-    QObject::connect(&signals, &sd::local::ShutdownSignals::received, &app, [&server](int signalNumber) {
-        qCInfo(lcLocal) << "signal" << signalNumber << "received: shutting down";
-        server.registry()->killAll();
-        QCoreApplication::quit();
-    });
+    QObject::connect(
+        &signals, &sd::local::ShutdownSignals::received, &app, [&server](int signalNumber) {
+            qCInfo(lcLocal) << "signal" << signalNumber << "received: shutting down";
+            server.registry()->killAll();
+            QCoreApplication::quit();
+        });
 
-    qCInfo(lcLocal).noquote() << "isolation" << options.isolation << (options.faultInjection ? "fault injection on" : "");
-    std::fprintf(stdout, "listening http://%s:%u\n", qPrintable(urlHost(address)), unsigned(server.port()));
+    qCInfo(lcLocal).noquote() << "isolation" << options.isolation
+                              << (options.faultInjection ? "fault injection on" : "");
+    std::fprintf(
+        stdout, "listening http://%s:%u\n", qPrintable(urlHost(address)), unsigned(server.port()));
     std::fflush(stdout);
 
     const int code = app.exec();

@@ -160,7 +160,8 @@ void ApiJob::onFinished()
     m_timer.stop();
     // Take the reply: a subclass may send a follow-up request from parseReply().
     std::unique_ptr<QNetworkReply> reply = std::move(m_reply);
-    const QByteArray body = reply->readAll();
+    // An aborted reply is closed; reading it would only warn.
+    const QByteArray body = reply->isOpen() ? reply->readAll() : QByteArray();
     m_httpStatus = reply->attribute(QNetworkRequest::HttpStatusCodeAttribute).toInt();
 
     // Errors below ContentAccessDenied are transport-level (reset, refused, TLS,

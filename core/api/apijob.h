@@ -40,7 +40,9 @@ public:
     /// The HTTP status of the last answer, 0 if none arrived.
     int httpStatus() const { return m_httpStatus; }
     /// True when the request reached the wire before the job failed: the server may
-    /// have acted on it (what an ambiguous create must account for).
+    /// have acted on it (what an ambiguous create must account for). Reliable for
+    /// requests with a body (seen through upload progress); for a bodyless request
+    /// Qt 6.4 may not report it, so false there means "not known to be sent".
     bool requestWasSent() const { return m_requestSent; }
 
 protected:

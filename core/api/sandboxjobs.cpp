@@ -17,15 +17,45 @@ bool readCreatedSandbox(const QByteArray &body, Sandbox *out, QString *problem)
     return true;
 }
 
+namespace {
+// The application/x-www-form-urlencoded serializer (what URLSearchParams does).
+QByteArray formEncode(const QByteArray &in)
+{
+    static const char hex[] = "0123456789ABCDEF";
+    QByteArray out;
+    out.reserve(in.size() * 3);
+    for (const char c : in) {
+        const auto u = uchar(c);
+        if ((u >= 'a' && u <= 'z') || (u >= 'A' && u <= 'Z') || (u >= '0' && u <= '9') || c == '*'
+            || c == '-' || c == '.' || c == '_') {
+            out += c;
+        } else if (c == ' ') {
+            out += '+';
+        } else {
+            out += '%';
+            out += hex[u >> 4];
+            out += hex[u & 0xf];
+        }
+    }
+    return out;
+}
+
+// encodeURIComponent: leaves A-Z a-z 0-9 - _ . ! ~ * ' ( ) as they are.
+QByteArray uriComponent(const QString &text)
+{
+    return QUrl::toPercentEncoding(text, QByteArrayLiteral("!*'()"));
+}
+} // namespace
+
 QString encodeMetadataQuery(const Metadata &metadata)
 {
-    // Like URLSearchParams in the official SDK: each key and value encoded on its
-    // own, so '&' or '=' inside a value cannot split it.
-    QStringList pairs;
+    // Exactly what the official SDK sends: each key and value through
+    // encodeURIComponent, the pairs through URLSearchParams; the caller encodes the
+    // result once more as the parameter value. '&' or '=' in a value cannot split it.
+    QByteArrayList pairs;
     for (auto it = metadata.begin(); it != metadata.end(); ++it)
-        pairs << QString::fromLatin1(QUrl::toPercentEncoding(it.key()) + '='
-                                     + QUrl::toPercentEncoding(it.value()));
-    return pairs.join(QLatin1Char('&'));
+        pairs << formEncode(uriComponent(it.key())) + '=' + formEncode(uriComponent(it.value()));
+    return QString::fromLatin1(pairs.join('&'));
 }
 
 CreateSandboxJob::CreateSandboxJob(QNetworkAccessManager *network, const ConnectionSettings &settings,
@@ -60,6 +90,7 @@ ListSandboxesJob::ListSandboxesJob(QNetworkAccessManager *network, const Connect
                                    SandboxFilter filter, QObject *parent)
     : ApiJob(network, settings, parent)
     , m_filter(std::move(filter))
+    , m_nextToken(m_filter.pageToken)
 {
 }
 

@@ -49,11 +49,14 @@ struct SandboxFilter
     Order order = Order::ServerDefault;
     int pageSize = 100;         ///< 1..100
     bool followPages = true;    ///< false: only the first page (e.g. a key check)
+    QString pageToken;          ///< start at this page (a previous nextToken())
     int maxPages = 1000;        ///< guards against a server that never stops paging
 };
 
-/// The metadata filter as the API wants it before the outer URL encoding:
-/// `k=v&k2=v2` with each key and value percent-encoded.
+/// The metadata filter as the official SDK builds it before the outer URL encoding:
+/// `k=v&k2=v2` with each key and value through encodeURIComponent, then the pairs
+/// form-encoded (URLSearchParams). Servers decode the parameter, the form, then
+/// each key and value.
 QString encodeMetadataQuery(const Metadata &metadata);
 
 /// GET /v2/sandboxes, following X-Next-Token until the last page. Each page is

@@ -14,10 +14,7 @@ namespace {
 
 constexpr int kMaxPageTokens = 10000;
 
-QString isoTime(const QDateTime &time)
-{
-    return time.toUTC().toString(Qt::ISODateWithMs);
-}
+QString isoTime(const QDateTime &time) { return time.toUTC().toString(Qt::ISODateWithMs); }
 
 HttpResponse notFound(const QString &id)
 {
@@ -44,13 +41,15 @@ bool parseBody(const HttpRequest &request, bool emptyOk, QJsonObject *out, HttpR
 
 /// Reads `timeout` (seconds): an integer in 0..86400. Absent -> nullopt (or an error
 /// when required).
-bool parseTimeout(const QJsonObject &body, bool required, std::optional<int> *out, HttpResponse *error)
+bool parseTimeout(
+    const QJsonObject &body, bool required, std::optional<int> *out, HttpResponse *error)
 {
     const QJsonValue value = body.value(QStringLiteral("timeout"));
     if (value.isUndefined() || value.isNull()) {
         if (required) {
-            *error = HttpResponse::error(400, QStringLiteral("timeout: required (seconds, 0..%1)")
-                                                  .arg(SandboxRegistry::kMaxTimeoutSec));
+            *error = HttpResponse::error(400,
+                QStringLiteral("timeout: required (seconds, 0..%1)")
+                    .arg(SandboxRegistry::kMaxTimeoutSec));
             return false;
         }
         *out = std::nullopt;
@@ -58,7 +57,8 @@ bool parseTimeout(const QJsonObject &body, bool required, std::optional<int> *ou
     }
     const double d = value.toDouble(-1);
     if (!value.isDouble() || std::floor(d) != d) {
-        *error = HttpResponse::error(400, QStringLiteral("timeout: must be an integer number of seconds"));
+        *error = HttpResponse::error(
+            400, QStringLiteral("timeout: must be an integer number of seconds"));
         return false;
     }
     if (d < 0) {
@@ -66,8 +66,9 @@ bool parseTimeout(const QJsonObject &body, bool required, std::optional<int> *ou
         return false;
     }
     if (d > SandboxRegistry::kMaxTimeoutSec) {
-        *error = HttpResponse::error(400, QStringLiteral("timeout: must be at most %1 seconds (24 h)")
-                                              .arg(SandboxRegistry::kMaxTimeoutSec));
+        *error = HttpResponse::error(400,
+            QStringLiteral("timeout: must be at most %1 seconds (24 h)")
+                .arg(SandboxRegistry::kMaxTimeoutSec));
         return false;
     }
     *out = int(d);
@@ -75,19 +76,22 @@ bool parseTimeout(const QJsonObject &body, bool required, std::optional<int> *ou
 }
 
 /// Reads a string-to-string map such as `metadata` or `envVars`.
-bool parseStringMap(const QJsonObject &body, const QString &field, QMap<QString, QString> *out, HttpResponse *error)
+bool parseStringMap(
+    const QJsonObject &body, const QString &field, QMap<QString, QString> *out, HttpResponse *error)
 {
     const QJsonValue value = body.value(field);
     if (value.isUndefined() || value.isNull())
         return true;
     if (!value.isObject()) {
-        *error = HttpResponse::error(400, QStringLiteral("%1: must be an object of strings").arg(field));
+        *error = HttpResponse::error(
+            400, QStringLiteral("%1: must be an object of strings").arg(field));
         return false;
     }
     const QJsonObject object = value.toObject();
     for (auto it = object.begin(); it != object.end(); ++it) {
         if (!it.value().isString()) {
-            *error = HttpResponse::error(400, QStringLiteral("%1: value of \"%2\" must be a string").arg(field, it.key()));
+            *error = HttpResponse::error(
+                400, QStringLiteral("%1: value of \"%2\" must be a string").arg(field, it.key()));
             return false;
         }
         out->insert(it.key(), it.value().toString());
@@ -117,8 +121,8 @@ QString queryValue(const HttpRequest &request, const QString &key)
 
 int levelRank(const QString &level)
 {
-    static const QStringList levels{QStringLiteral("debug"), QStringLiteral("info"), QStringLiteral("warn"),
-                                    QStringLiteral("error")};
+    static const QStringList levels { QStringLiteral("debug"), QStringLiteral("info"),
+        QStringLiteral("warn"), QStringLiteral("error") };
     return int(levels.indexOf(level));
 }
 
@@ -127,72 +131,76 @@ int levelRank(const QString &level)
 ControlPlane::ControlPlane(SandboxRegistry *registry, Info info)
     : m_registry(registry)
     , m_info(std::move(info))
-{
-}
+{ }
 
 void ControlPlane::registerRoutes(Router *router)
 {
     const auto id = [](const RouteParams &params) { return params.value(QStringLiteral("id")); };
-    router->add("GET", QStringLiteral("/health"), [this](const HttpRequest &r, const RouteParams &) { return health(r); });
-    for (const QString &path : {QStringLiteral("/sandboxes"), QStringLiteral("/v2/sandboxes")}) {
+    router->add("GET", QStringLiteral("/health"),
+        [this](const HttpRequest &r, const RouteParams &) { return health(r); });
+    for (const QString &path : { QStringLiteral("/sandboxes"), QStringLiteral("/v2/sandboxes") }) {
         const bool v2 = path.startsWith(QLatin1String("/v2"));
-        router->add("POST", path, [this](const HttpRequest &r, const RouteParams &) { return createSandbox(r); });
-        router->add("GET", path, [this, v2](const HttpRequest &r, const RouteParams &) { return listSandboxes(r, v2); });
+        router->add("POST", path,
+            [this](const HttpRequest &r, const RouteParams &) { return createSandbox(r); });
+        router->add("GET", path,
+            [this, v2](const HttpRequest &r, const RouteParams &) { return listSandboxes(r, v2); });
     }
     router->add("GET", QStringLiteral("/sandboxes/{id}"),
-                [this, id](const HttpRequest &, const RouteParams &p) { return getSandbox(id(p)); });
+        [this, id](const HttpRequest &, const RouteParams &p) { return getSandbox(id(p)); });
     router->add("DELETE", QStringLiteral("/sandboxes/{id}"),
-                [this, id](const HttpRequest &, const RouteParams &p) { return killSandbox(id(p)); });
+        [this, id](const HttpRequest &, const RouteParams &p) { return killSandbox(id(p)); });
     router->add("POST", QStringLiteral("/sandboxes/{id}/timeout"),
-                [this, id](const HttpRequest &r, const RouteParams &p) { return setTimeout(r, id(p)); });
+        [this, id](const HttpRequest &r, const RouteParams &p) { return setTimeout(r, id(p)); });
     router->add("POST", QStringLiteral("/sandboxes/{id}/pause"),
-                [this, id](const HttpRequest &, const RouteParams &p) { return pauseSandbox(id(p)); });
+        [this, id](const HttpRequest &, const RouteParams &p) { return pauseSandbox(id(p)); });
     router->add("POST", QStringLiteral("/sandboxes/{id}/resume"),
-                [this, id](const HttpRequest &r, const RouteParams &p) { return resumeSandbox(r, id(p)); });
+        [this, id](const HttpRequest &r, const RouteParams &p) { return resumeSandbox(r, id(p)); });
     // The SDK 2.51 line connects through /v2, older lines through the v1 path.
-    for (const QString &path : {QStringLiteral("/sandboxes/{id}/connect"), QStringLiteral("/v2/sandboxes/{id}/connect")}) {
-        router->add("POST", path,
-                    [this, id](const HttpRequest &r, const RouteParams &p) { return connectSandbox(r, id(p)); });
+    for (const QString &path : { QStringLiteral("/sandboxes/{id}/connect"),
+             QStringLiteral("/v2/sandboxes/{id}/connect") }) {
+        router->add("POST", path, [this, id](const HttpRequest &r, const RouteParams &p) {
+            return connectSandbox(r, id(p));
+        });
     }
     router->add("GET", QStringLiteral("/sandboxes/{id}/logs"),
-                [this, id](const HttpRequest &r, const RouteParams &p) { return logs(r, id(p), false); });
+        [this, id](const HttpRequest &r, const RouteParams &p) { return logs(r, id(p), false); });
     router->add("GET", QStringLiteral("/v2/sandboxes/{id}/logs"),
-                [this, id](const HttpRequest &r, const RouteParams &p) { return logs(r, id(p), true); });
+        [this, id](const HttpRequest &r, const RouteParams &p) { return logs(r, id(p), true); });
     router->add("GET", QStringLiteral("/templates"),
-                [this](const HttpRequest &, const RouteParams &) { return listTemplates(); });
+        [this](const HttpRequest &, const RouteParams &) { return listTemplates(); });
 }
 
 QJsonObject ControlPlane::sandboxJson(const SandboxRecord &record)
 {
-    return QJsonObject{
-        {QStringLiteral("sandboxID"), record.sandboxId},
-        {QStringLiteral("templateID"), record.templateId},
-        {QStringLiteral("alias"), record.alias},
-        {QStringLiteral("clientID"), record.clientId},
-        {QStringLiteral("envdVersion"), record.envdVersion},
-        {QStringLiteral("envdAccessToken"), record.envdAccessToken},
-        {QStringLiteral("trafficAccessToken"), QJsonValue::Null},
+    return QJsonObject {
+        { QStringLiteral("sandboxID"), record.sandboxId },
+        { QStringLiteral("templateID"), record.templateId },
+        { QStringLiteral("alias"), record.alias },
+        { QStringLiteral("clientID"), record.clientId },
+        { QStringLiteral("envdVersion"), record.envdVersion },
+        { QStringLiteral("envdAccessToken"), record.envdAccessToken },
+        { QStringLiteral("trafficAccessToken"), QJsonValue::Null },
         // The sandbox URL is the server's own: no domain.
-        {QStringLiteral("domain"), QJsonValue::Null},
+        { QStringLiteral("domain"), QJsonValue::Null },
     };
 }
 
 QJsonObject ControlPlane::listedSandboxJson(const SandboxRecord &record)
 {
-    return QJsonObject{
-        {QStringLiteral("sandboxID"), record.sandboxId},
-        {QStringLiteral("templateID"), record.templateId},
-        {QStringLiteral("alias"), record.alias},
-        {QStringLiteral("clientID"), record.clientId},
-        {QStringLiteral("startedAt"), isoTime(record.startedAt)},
-        {QStringLiteral("endAt"), isoTime(record.endAt)},
-        {QStringLiteral("cpuCount"), record.cpuCount},
-        {QStringLiteral("memoryMB"), record.memoryMB},
-        {QStringLiteral("diskSizeMB"), record.diskSizeMB},
-        {QStringLiteral("metadata"), stringMapJson(record.metadata)},
-        {QStringLiteral("state"), sandboxStateName(record.state)},
-        {QStringLiteral("envdVersion"), record.envdVersion},
-        {QStringLiteral("volumeMounts"), QJsonArray()},
+    return QJsonObject {
+        { QStringLiteral("sandboxID"), record.sandboxId },
+        { QStringLiteral("templateID"), record.templateId },
+        { QStringLiteral("alias"), record.alias },
+        { QStringLiteral("clientID"), record.clientId },
+        { QStringLiteral("startedAt"), isoTime(record.startedAt) },
+        { QStringLiteral("endAt"), isoTime(record.endAt) },
+        { QStringLiteral("cpuCount"), record.cpuCount },
+        { QStringLiteral("memoryMB"), record.memoryMB },
+        { QStringLiteral("diskSizeMB"), record.diskSizeMB },
+        { QStringLiteral("metadata"), stringMapJson(record.metadata) },
+        { QStringLiteral("state"), sandboxStateName(record.state) },
+        { QStringLiteral("envdVersion"), record.envdVersion },
+        { QStringLiteral("volumeMounts"), QJsonArray() },
     };
 }
 
@@ -202,19 +210,21 @@ QJsonObject ControlPlane::sandboxDetailJson(const SandboxRecord &record)
     object.insert(QStringLiteral("envdAccessToken"), record.envdAccessToken);
     object.insert(QStringLiteral("domain"), QJsonValue::Null);
     object.insert(QStringLiteral("allowInternetAccess"),
-                  record.allowInternetAccess ? QJsonValue(*record.allowInternetAccess) : QJsonValue(QJsonValue::Null));
+        record.allowInternetAccess ? QJsonValue(*record.allowInternetAccess)
+                                   : QJsonValue(QJsonValue::Null));
     object.insert(QStringLiteral("lifecycle"),
-                  QJsonObject{{QStringLiteral("autoResume"), false}, {QStringLiteral("onTimeout"), QStringLiteral("kill")}});
+        QJsonObject { { QStringLiteral("autoResume"), false },
+            { QStringLiteral("onTimeout"), QStringLiteral("kill") } });
     return object;
 }
 
 QJsonObject ControlPlane::logEntryJson(const SandboxEvent &event)
 {
-    return QJsonObject{
-        {QStringLiteral("timestamp"), isoTime(event.timestamp)},
-        {QStringLiteral("level"), event.level},
-        {QStringLiteral("message"), event.message},
-        {QStringLiteral("fields"), stringMapJson(event.fields)},
+    return QJsonObject {
+        { QStringLiteral("timestamp"), isoTime(event.timestamp) },
+        { QStringLiteral("level"), event.level },
+        { QStringLiteral("message"), event.message },
+        { QStringLiteral("fields"), stringMapJson(event.fields) },
     };
 }
 
@@ -234,9 +244,10 @@ bool ControlPlane::parseMetadataQuery(const QString &value, QMap<QString, QStrin
 
 HttpResponse ControlPlane::health(const HttpRequest &)
 {
-    return HttpResponse::json(200, QJsonObject{{QStringLiteral("status"), QStringLiteral("ok")},
-                                               {QStringLiteral("isolation"), m_info.isolation},
-                                               {QStringLiteral("version"), m_info.version}});
+    return HttpResponse::json(200,
+        QJsonObject { { QStringLiteral("status"), QStringLiteral("ok") },
+            { QStringLiteral("isolation"), m_info.isolation },
+            { QStringLiteral("version"), m_info.version } });
 }
 
 HttpResponse ControlPlane::createSandbox(const HttpRequest &request)
@@ -247,7 +258,8 @@ HttpResponse ControlPlane::createSandbox(const HttpRequest &request)
         return error;
     const QJsonValue templateId = body.value(QStringLiteral("templateID"));
     if (!templateId.isString() || templateId.toString().isEmpty())
-        return HttpResponse::error(400, QStringLiteral("templateID: required (a template ID or alias)"));
+        return HttpResponse::error(
+            400, QStringLiteral("templateID: required (a template ID or alias)"));
     std::optional<int> timeout;
     if (!parseTimeout(body, false, &timeout, &error))
         return error;
@@ -258,122 +270,141 @@ HttpResponse ControlPlane::createSandbox(const HttpRequest &request)
     const QJsonValue internet = body.value(QStringLiteral("allow_internet_access"));
     if (!internet.isUndefined() && !internet.isNull()) {
         if (!internet.isBool())
-            return HttpResponse::error(400, QStringLiteral("allow_internet_access: must be a boolean"));
+            return HttpResponse::error(
+                400, QStringLiteral("allow_internet_access: must be a boolean"));
         params.allowInternetAccess = internet.toBool();
     }
     const LocalTemplate *tmpl = SandboxRegistry::findTemplate(templateId.toString());
     if (!tmpl)
-        return HttpResponse::error(404, QStringLiteral("template \"%1\" not found").arg(templateId.toString()));
+        return HttpResponse::error(
+            404, QStringLiteral("template \"%1\" not found").arg(templateId.toString()));
     params.templateId = tmpl->templateId;
     params.timeoutSec = timeout.value_or(0);
     const SandboxRecord record = m_registry->create(params);
     return HttpResponse::json(201, sandboxJson(record));
 }
 
-HttpResponse ControlPlane::listSandboxes(const HttpRequest &request, bool v2)
+std::optional<HttpResponse> ControlPlane::parseListQuery(
+    const HttpRequest &request, bool v2, ListQuery *out) const
 {
-    QMap<QString, QString> metadata;
     if (request.query.hasQueryItem(QStringLiteral("metadata"))
-        && !parseMetadataQuery(queryValue(request, QStringLiteral("metadata")), &metadata))
-        return HttpResponse::error(400, QStringLiteral("metadata: must be URL-encoded key=value pairs joined by '&'"));
+        && !parseMetadataQuery(queryValue(request, QStringLiteral("metadata")), &out->metadata))
+        return HttpResponse::error(
+            400, QStringLiteral("metadata: must be URL-encoded key=value pairs joined by '&'"));
 
     // v1 lists running sandboxes unless asked otherwise; v2 both states.
-    bool wantRunning = true;
-    bool wantPaused = v2;
-    const QStringList stateValues = request.query.allQueryItemValues(QStringLiteral("state"), QUrl::FullyDecoded);
+    out->running = true;
+    out->paused = v2;
+    const QStringList stateValues
+        = request.query.allQueryItemValues(QStringLiteral("state"), QUrl::FullyDecoded);
     if (!stateValues.isEmpty()) {
-        wantRunning = wantPaused = false;
+        out->running = out->paused = false;
+        // Both `state=running,paused` and `state=running&state=paused`.
         for (const QString &value : stateValues) {
             for (const QString &state : value.split(QLatin1Char(','), Qt::SkipEmptyParts)) {
                 if (state == QLatin1String("running"))
-                    wantRunning = true;
+                    out->running = true;
                 else if (state == QLatin1String("paused"))
-                    wantPaused = true;
+                    out->paused = true;
                 else
-                    return HttpResponse::error(400, QStringLiteral("state: \"%1\" is not one of running, paused").arg(state));
+                    return HttpResponse::error(400,
+                        QStringLiteral("state: \"%1\" is not one of running, paused").arg(state));
             }
         }
     }
 
-    const QString templateFilter = queryValue(request, QStringLiteral("template"));
+    out->templateId = queryValue(request, QStringLiteral("template"));
 
-    QDateTime startedAfter;
     if (request.query.hasQueryItem(QStringLiteral("startedAfter"))) {
-        startedAfter = QDateTime::fromString(queryValue(request, QStringLiteral("startedAfter")), Qt::ISODateWithMs);
-        if (!startedAfter.isValid())
-            return HttpResponse::error(400, QStringLiteral("startedAfter: must be an RFC 3339 timestamp"));
+        out->startedAfter = QDateTime::fromString(
+            queryValue(request, QStringLiteral("startedAfter")), Qt::ISODateWithMs);
+        if (!out->startedAfter.isValid())
+            return HttpResponse::error(
+                400, QStringLiteral("startedAfter: must be an RFC 3339 timestamp"));
     }
 
-    bool ascending = false;
     if (request.query.hasQueryItem(QStringLiteral("order"))) {
         const QString order = queryValue(request, QStringLiteral("order"));
         if (order != QLatin1String("asc") && order != QLatin1String("desc"))
             return HttpResponse::error(400, QStringLiteral("order: must be asc or desc"));
-        ascending = order == QLatin1String("asc");
+        out->ascending = order == QLatin1String("asc");
     }
 
     // v1 answered everything in one go; keep that unless a limit is asked for.
-    int limit = v2 ? 100 : -1;
+    out->limit = v2 ? 100 : -1;
     if (request.query.hasQueryItem(QStringLiteral("limit"))) {
         bool ok = false;
-        limit = queryValue(request, QStringLiteral("limit")).toInt(&ok);
-        if (!ok || limit < 1 || limit > 100)
-            return HttpResponse::error(400, QStringLiteral("limit: must be an integer between 1 and 100"));
+        out->limit = queryValue(request, QStringLiteral("limit")).toInt(&ok);
+        if (!ok || out->limit < 1 || out->limit > 100)
+            return HttpResponse::error(
+                400, QStringLiteral("limit: must be an integer between 1 and 100"));
     }
 
-    std::optional<PageCursor> cursor;
     if (request.query.hasQueryItem(QStringLiteral("nextToken"))) {
-        const QString token = queryValue(request, QStringLiteral("nextToken"));
-        auto it = m_pageTokens.constFind(token);
+        auto it = m_pageTokens.constFind(queryValue(request, QStringLiteral("nextToken")));
         if (it == m_pageTokens.constEnd())
-            return HttpResponse::error(400, QStringLiteral("nextToken: not a token this server issued"));
-        cursor = it.value();
+            return HttpResponse::error(
+                400, QStringLiteral("nextToken: not a token this server issued"));
+        out->cursor = it.value();
     }
+    return std::nullopt;
+}
+
+bool ControlPlane::ListQuery::matches(const SandboxRecord &record) const
+{
+    const bool isRunning = record.state == SandboxState::Running;
+    if ((isRunning && !running) || (!isRunning && !paused))
+        return false;
+    if (!templateId.isEmpty() && record.templateId != templateId && record.alias != templateId)
+        return false;
+    if (startedAfter.isValid() && record.startedAt < startedAfter)
+        return false;
+    for (auto it = metadata.begin(); it != metadata.end(); ++it) {
+        const auto found = record.metadata.constFind(it.key());
+        if (found == record.metadata.constEnd() || *found != it.value())
+            return false;
+    }
+    return true;
+}
+
+HttpResponse ControlPlane::listSandboxes(const HttpRequest &request, bool v2)
+{
+    ListQuery query;
+    if (auto error = parseListQuery(request, v2, &query))
+        return *error;
 
     QList<SandboxRecord> matching;
     int totalRunning = 0;
     for (const SandboxRecord &record : m_registry->sandboxes()) {
-        const bool running = record.state == SandboxState::Running;
-        if ((running && !wantRunning) || (!running && !wantPaused))
+        if (!query.matches(record))
             continue;
-        if (!templateFilter.isEmpty() && record.templateId != templateFilter && record.alias != templateFilter)
-            continue;
-        if (startedAfter.isValid() && record.startedAt < startedAfter)
-            continue;
-        bool metadataMatches = true;
-        for (auto it = metadata.begin(); it != metadata.end() && metadataMatches; ++it) {
-            const auto found = record.metadata.constFind(it.key());
-            metadataMatches = found != record.metadata.constEnd() && *found == it.value();
-        }
-        if (!metadataMatches)
-            continue;
-        if (running)
+        if (record.state == SandboxState::Running)
             ++totalRunning;
         matching.append(record);
     }
 
-    const auto before = [](const SandboxRecord &a, const SandboxRecord &b) {
-        if (a.startedAt != b.startedAt)
-            return a.startedAt < b.startedAt;
-        return a.sequence < b.sequence;
-    };
-    std::sort(matching.begin(), matching.end(), [&](const SandboxRecord &a, const SandboxRecord &b) {
-        return ascending ? before(a, b) : before(b, a);
-    });
+    // Sorted by (startedAt, creation order); a page token is the last item's key.
+    const auto before = [](const QDateTime &aTime, quint64 aSeq, const QDateTime &bTime,
+                            quint64 bSeq) { return aTime != bTime ? aTime < bTime : aSeq < bSeq; };
+    std::sort(
+        matching.begin(), matching.end(), [&](const SandboxRecord &a, const SandboxRecord &b) {
+            return query.ascending ? before(a.startedAt, a.sequence, b.startedAt, b.sequence)
+                                   : before(b.startedAt, b.sequence, a.startedAt, a.sequence);
+        });
 
     // Continue strictly after the cursor, so kills between pages neither repeat nor skip.
     qsizetype first = 0;
-    if (cursor) {
-        const auto afterCursor = [&](const SandboxRecord &r) {
-            const bool earlier = r.startedAt != cursor->startedAt ? r.startedAt < cursor->startedAt
-                                                                  : r.sequence < cursor->sequence;
-            const bool same = r.startedAt == cursor->startedAt && r.sequence == cursor->sequence;
-            return !same && (ascending ? !earlier : earlier);
+    if (query.cursor) {
+        const PageCursor &c = *query.cursor;
+        const auto pastCursor = [&](const SandboxRecord &r) {
+            return query.ascending ? before(c.startedAt, c.sequence, r.startedAt, r.sequence)
+                                   : before(r.startedAt, r.sequence, c.startedAt, c.sequence);
         };
-        while (first < matching.size() && !afterCursor(matching.at(first)))
+        while (first < matching.size() && !pastCursor(matching.at(first)))
             ++first;
     }
-    const qsizetype end = limit < 0 ? matching.size() : qMin(matching.size(), first + limit);
+    const qsizetype end
+        = query.limit < 0 ? matching.size() : qMin(matching.size(), first + query.limit);
 
     QJsonArray page;
     for (qsizetype i = first; i < end; ++i)
@@ -382,9 +413,10 @@ HttpResponse ControlPlane::listSandboxes(const HttpRequest &request, bool v2)
     HttpResponse response = HttpResponse::json(200, page);
     if (end < matching.size() && end > first) {
         const SandboxRecord &last = matching.at(end - 1);
-        response.setHeader("X-Next-Token", issuePageToken({last.startedAt, last.sequence}).toLatin1());
+        response.setHeader(
+            "X-Next-Token", issuePageToken({ last.startedAt, last.sequence }).toLatin1());
     }
-    if (wantRunning)
+    if (query.running)
         response.setHeader("X-Total-Running", QByteArray::number(totalRunning));
     return response;
 }
@@ -394,7 +426,7 @@ QString ControlPlane::issuePageToken(const PageCursor &cursor)
     QString token;
     do {
         token = QString::number(QRandomGenerator::system()->generate64(), 36)
-                + QString::number(QRandomGenerator::system()->generate64(), 36);
+            + QString::number(QRandomGenerator::system()->generate64(), 36);
     } while (m_pageTokens.contains(token));
     m_pageTokens.insert(token, cursor);
     m_pageTokenOrder.enqueue(token);
@@ -436,10 +468,12 @@ HttpResponse ControlPlane::setTimeout(const HttpRequest &request, const QString 
 HttpResponse ControlPlane::pauseSandbox(const QString &id)
 {
     switch (m_registry->pause(id)) {
-    case SandboxRegistry::Result::NotFound: return notFound(id);
+    case SandboxRegistry::Result::NotFound:
+        return notFound(id);
     case SandboxRegistry::Result::Conflict:
         return HttpResponse::error(409, QStringLiteral("sandbox \"%1\" is already paused").arg(id));
-    case SandboxRegistry::Result::Ok: break;
+    case SandboxRegistry::Result::Ok:
+        break;
     }
     return HttpResponse::noContent();
 }
@@ -452,10 +486,12 @@ HttpResponse ControlPlane::resumeSandbox(const HttpRequest &request, const QStri
     if (!parseBody(request, true, &body, &error) || !parseTimeout(body, false, &timeout, &error))
         return error;
     switch (m_registry->resume(id, timeout)) {
-    case SandboxRegistry::Result::NotFound: return notFound(id);
+    case SandboxRegistry::Result::NotFound:
+        return notFound(id);
     case SandboxRegistry::Result::Conflict:
         return HttpResponse::error(409, QStringLiteral("sandbox \"%1\" is not paused").arg(id));
-    case SandboxRegistry::Result::Ok: break;
+    case SandboxRegistry::Result::Ok:
+        break;
     }
     return HttpResponse::json(201, sandboxJson(*m_registry->find(id)));
 }
@@ -468,9 +504,12 @@ HttpResponse ControlPlane::connectSandbox(const HttpRequest &request, const QStr
     if (!parseBody(request, true, &body, &error) || !parseTimeout(body, false, &timeout, &error))
         return error;
     switch (m_registry->connectTo(id, timeout.value_or(0))) {
-    case SandboxRegistry::ConnectResult::NotFound: return notFound(id);
-    case SandboxRegistry::ConnectResult::WasRunning: return HttpResponse::json(200, sandboxJson(*m_registry->find(id)));
-    case SandboxRegistry::ConnectResult::Resumed: break;
+    case SandboxRegistry::ConnectResult::NotFound:
+        return notFound(id);
+    case SandboxRegistry::ConnectResult::WasRunning:
+        return HttpResponse::json(200, sandboxJson(*m_registry->find(id)));
+    case SandboxRegistry::ConnectResult::Resumed:
+        break;
     }
     return HttpResponse::json(201, sandboxJson(*m_registry->find(id)));
 }
@@ -487,26 +526,31 @@ HttpResponse ControlPlane::logs(const HttpRequest &request, const QString &id, b
     if (request.query.hasQueryItem(startKey)) {
         startMs = queryValue(request, startKey).toLongLong(&ok);
         if (!ok || startMs < 0)
-            return HttpResponse::error(400, QStringLiteral("%1: must be a timestamp in milliseconds").arg(startKey));
+            return HttpResponse::error(
+                400, QStringLiteral("%1: must be a timestamp in milliseconds").arg(startKey));
     }
     int limit = 1000;
     if (request.query.hasQueryItem(QStringLiteral("limit"))) {
         limit = queryValue(request, QStringLiteral("limit")).toInt(&ok);
         if (!ok || limit < 0 || limit > 1000)
-            return HttpResponse::error(400, QStringLiteral("limit: must be an integer between 0 and 1000"));
+            return HttpResponse::error(
+                400, QStringLiteral("limit: must be an integer between 0 and 1000"));
     }
     bool backward = false;
     int minLevel = 0;
     QString search;
     if (v2) {
         const QString direction = queryValue(request, QStringLiteral("direction"));
-        if (!direction.isEmpty() && direction != QLatin1String("forward") && direction != QLatin1String("backward"))
-            return HttpResponse::error(400, QStringLiteral("direction: must be forward or backward"));
+        if (!direction.isEmpty() && direction != QLatin1String("forward")
+            && direction != QLatin1String("backward"))
+            return HttpResponse::error(
+                400, QStringLiteral("direction: must be forward or backward"));
         backward = direction == QLatin1String("backward");
         if (request.query.hasQueryItem(QStringLiteral("level"))) {
             minLevel = levelRank(queryValue(request, QStringLiteral("level")));
             if (minLevel < 0)
-                return HttpResponse::error(400, QStringLiteral("level: must be one of debug, info, warn, error"));
+                return HttpResponse::error(
+                    400, QStringLiteral("level: must be one of debug, info, warn, error"));
         }
         search = queryValue(request, QStringLiteral("search"));
     }
@@ -530,35 +574,37 @@ HttpResponse ControlPlane::logs(const HttpRequest &request, const QString &id, b
     QJsonArray lines;
     for (const SandboxEvent &event : std::as_const(selected)) {
         entries.append(logEntryJson(event));
-        lines.append(QJsonObject{{QStringLiteral("timestamp"), isoTime(event.timestamp)},
-                                 {QStringLiteral("line"), event.message}});
+        lines.append(QJsonObject { { QStringLiteral("timestamp"), isoTime(event.timestamp) },
+            { QStringLiteral("line"), event.message } });
     }
     if (v2)
-        return HttpResponse::json(200, QJsonObject{{QStringLiteral("logs"), entries}});
-    return HttpResponse::json(200, QJsonObject{{QStringLiteral("logs"), lines}, {QStringLiteral("logEntries"), entries}});
+        return HttpResponse::json(200, QJsonObject { { QStringLiteral("logs"), entries } });
+    return HttpResponse::json(200,
+        QJsonObject {
+            { QStringLiteral("logs"), lines }, { QStringLiteral("logEntries"), entries } });
 }
 
 HttpResponse ControlPlane::listTemplates()
 {
     QJsonArray array;
     for (const LocalTemplate &t : SandboxRegistry::templates()) {
-        array.append(QJsonObject{
-            {QStringLiteral("templateID"), t.templateId},
-            {QStringLiteral("buildID"), t.buildId},
-            {QStringLiteral("cpuCount"), t.cpuCount},
-            {QStringLiteral("memoryMB"), t.memoryMB},
-            {QStringLiteral("diskSizeMB"), t.diskSizeMB},
-            {QStringLiteral("public"), true},
-            {QStringLiteral("aliases"), QJsonArray{t.alias}},
-            {QStringLiteral("names"), QJsonArray{t.alias}},
-            {QStringLiteral("createdAt"), isoTime(t.createdAt)},
-            {QStringLiteral("updatedAt"), isoTime(t.createdAt)},
-            {QStringLiteral("createdBy"), QJsonValue::Null},
-            {QStringLiteral("lastSpawnedAt"), QJsonValue::Null},
-            {QStringLiteral("spawnCount"), 0},
-            {QStringLiteral("buildCount"), 1},
-            {QStringLiteral("envdVersion"), t.envdVersion},
-            {QStringLiteral("buildStatus"), QStringLiteral("ready")},
+        array.append(QJsonObject {
+            { QStringLiteral("templateID"), t.templateId },
+            { QStringLiteral("buildID"), t.buildId },
+            { QStringLiteral("cpuCount"), t.cpuCount },
+            { QStringLiteral("memoryMB"), t.memoryMB },
+            { QStringLiteral("diskSizeMB"), t.diskSizeMB },
+            { QStringLiteral("public"), true },
+            { QStringLiteral("aliases"), QJsonArray { t.alias } },
+            { QStringLiteral("names"), QJsonArray { t.alias } },
+            { QStringLiteral("createdAt"), isoTime(t.createdAt) },
+            { QStringLiteral("updatedAt"), isoTime(t.createdAt) },
+            { QStringLiteral("createdBy"), QJsonValue::Null },
+            { QStringLiteral("lastSpawnedAt"), QJsonValue::Null },
+            { QStringLiteral("spawnCount"), 0 },
+            { QStringLiteral("buildCount"), 1 },
+            { QStringLiteral("envdVersion"), t.envdVersion },
+            { QStringLiteral("buildStatus"), QStringLiteral("ready") },
         });
     }
     return HttpResponse::json(200, array);

@@ -20,7 +20,7 @@ class ControlPlane
 public:
     struct Info
     {
-        QString version;   ///< reported by /health
+        QString version; ///< reported by /health
         QString isolation; ///< "bwrap" or "none", reported by /health
     };
 
@@ -29,10 +29,10 @@ public:
     void registerRoutes(Router *router);
 
     // JSON shapes (public so the data plane can reuse them).
-    static QJsonObject sandboxJson(const SandboxRecord &record);       ///< Sandbox
+    static QJsonObject sandboxJson(const SandboxRecord &record); ///< Sandbox
     static QJsonObject listedSandboxJson(const SandboxRecord &record); ///< ListedSandbox
     static QJsonObject sandboxDetailJson(const SandboxRecord &record); ///< SandboxDetail
-    static QJsonObject logEntryJson(const SandboxEvent &event);        ///< SandboxLogEntry
+    static QJsonObject logEntryJson(const SandboxEvent &event); ///< SandboxLogEntry
 
     /// Parses E2B's metadata filter: the query value is `k=v&k2=v2` with each key and
     /// value URL-encoded once more (as the official SDK sends it). False on a bad pair.
@@ -56,6 +56,23 @@ private:
         QDateTime startedAt;
         quint64 sequence = 0;
     };
+    /// The filters and paging of a list request.
+    struct ListQuery
+    {
+        QMap<QString, QString> metadata; ///< all must match
+        bool running = true;
+        bool paused = false;
+        QString templateId; ///< ID or alias; empty: any
+        QDateTime startedAfter;
+        bool ascending = false;
+        int limit = -1; ///< -1: no limit
+        std::optional<PageCursor> cursor;
+
+        bool matches(const SandboxRecord &record) const;
+    };
+    /// Fills `out`; an error response naming the bad parameter otherwise.
+    std::optional<HttpResponse> parseListQuery(
+        const HttpRequest &request, bool v2, ListQuery *out) const;
     QString issuePageToken(const PageCursor &cursor);
 
     SandboxRegistry *m_registry;

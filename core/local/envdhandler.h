@@ -28,8 +28,9 @@ class EnvdHandler
 public:
     virtual ~EnvdHandler() = default;
 
-    virtual void handleEnvdRequest(const QHttpServerRequest &request, QTcpSocket *socket,
-                                   const QString &sandboxId) = 0;
+    virtual void handleEnvdRequest(
+        const QHttpServerRequest &request, QTcpSocket *socket, const QString &sandboxId)
+        = 0;
 };
 
 } // namespace sd::local

@@ -13,14 +13,14 @@ struct ActionName
 };
 
 constexpr ActionName kActionNames[] = {
-    {FaultAction::Status, "status"},
-    {FaultAction::StatusAfter, "status-after"},
-    {FaultAction::Drop, "drop"},
-    {FaultAction::DropAfter, "drop-after"},
-    {FaultAction::Delay, "delay"},
-    {FaultAction::EmptyAfter, "empty-after"},
-    {FaultAction::GarbageAfter, "garbage-after"},
-    {FaultAction::CutAfterOutput, "cut-after-output"},
+    { FaultAction::Status, "status" },
+    { FaultAction::StatusAfter, "status-after" },
+    { FaultAction::Drop, "drop" },
+    { FaultAction::DropAfter, "drop-after" },
+    { FaultAction::Delay, "delay" },
+    { FaultAction::EmptyAfter, "empty-after" },
+    { FaultAction::GarbageAfter, "garbage-after" },
+    { FaultAction::CutAfterOutput, "cut-after-output" },
 };
 
 bool globMatch(const QString &glob, const QString &text)
@@ -30,7 +30,7 @@ bool globMatch(const QString &glob, const QString &text)
         part = QRegularExpression::escape(part);
     const QString pattern = parts.join(QStringLiteral(".*"));
     const QRegularExpression re(QRegularExpression::anchoredPattern(pattern),
-                                QRegularExpression::DotMatchesEverythingOption);
+        QRegularExpression::DotMatchesEverythingOption);
     return re.match(text).hasMatch();
 }
 
@@ -103,7 +103,8 @@ std::optional<FaultRule> FaultInjector::parseRule(const QJsonObject &object, QSt
     if (rule.action == FaultAction::Delay) {
         const QJsonValue delay = object.value(QStringLiteral("delayMs"));
         if (!delay.isDouble() || delay.toDouble() < 0 || delay.toDouble() > 600000) {
-            *error = QStringLiteral("rule field 'delayMs' must be a number of milliseconds (0..600000)");
+            *error = QStringLiteral(
+                "rule field 'delayMs' must be a number of milliseconds (0..600000)");
             return std::nullopt;
         }
         rule.delayMs = delay.toInt();
@@ -136,10 +137,7 @@ bool FaultInjector::addRules(const QJsonArray &rules, QString *error)
     return true;
 }
 
-void FaultInjector::clear()
-{
-    m_rules.clear();
-}
+void FaultInjector::clear() { m_rules.clear(); }
 
 QJsonArray FaultInjector::toJson() const
 {
@@ -149,8 +147,8 @@ QJsonArray FaultInjector::toJson() const
     return array;
 }
 
-std::optional<FaultRule> FaultInjector::take(const QString &method, const QString &path,
-                                             const QList<FaultAction> &accepted)
+std::optional<FaultRule> FaultInjector::take(
+    const QString &method, const QString &path, const QList<FaultAction> &accepted)
 {
     for (qsizetype i = 0; i < m_rules.size(); ++i) {
         FaultRule &rule = m_rules[i];

@@ -11,14 +11,15 @@ namespace sd::local {
 
 /// What a fault rule does to a matching request. "before" actions replace the
 /// operation; "after" actions let it happen and then spoil the answer.
-enum class FaultAction {
-    Status,        ///< answer `status` with an Error body; nothing is performed
-    StatusAfter,   ///< perform, then answer `status` with an Error body
-    Drop,          ///< close the connection without answering; nothing is performed
-    DropAfter,     ///< perform, then close without answering
-    Delay,         ///< wait `delayMs` (without blocking), then handle normally
-    EmptyAfter,    ///< perform, then answer the success status with an empty body
-    GarbageAfter,  ///< perform, then answer the success status with a non-JSON body
+enum class FaultAction
+{
+    Status, ///< answer `status` with an Error body; nothing is performed
+    StatusAfter, ///< perform, then answer `status` with an Error body
+    Drop, ///< close the connection without answering; nothing is performed
+    DropAfter, ///< perform, then close without answering
+    Delay, ///< wait `delayMs` (without blocking), then handle normally
+    EmptyAfter, ///< perform, then answer the success status with an empty body
+    GarbageAfter, ///< perform, then answer the success status with a non-JSON body
     CutAfterOutput, ///< envd Start: send `chunks` (default 1) data events, then drop the stream
     // Extension point: the envd part adds its stream actions here (e.g. cutting a
     // stream after N bytes) together with their names in faultinjector.cpp; extra
@@ -29,11 +30,11 @@ enum class FaultAction {
 /// `{"method":"DELETE","path":"/sandboxes/*","action":"status","status":500,"count":3}`.
 struct FaultRule
 {
-    QString method;     ///< upper case; empty or "*" matches any method
-    QString path;       ///< glob: `*` matches any run of characters, '/' included
+    QString method; ///< upper case; empty or "*" matches any method
+    QString path; ///< glob: `*` matches any run of characters, '/' included
     FaultAction action = FaultAction::Status;
-    int status = 0;     ///< for Status / StatusAfter
-    int delayMs = 0;    ///< for Delay
+    int status = 0; ///< for Status / StatusAfter
+    int delayMs = 0; ///< for Delay
     int remaining = -1; ///< matches left; -1 is unlimited
     QJsonObject params; ///< the rule as posted, for action-specific parameters
 
@@ -60,8 +61,8 @@ public:
 
     /// The first rule matching (method, path) whose action is in `accepted`, with one
     /// use consumed; nullopt when none matches.
-    std::optional<FaultRule> take(const QString &method, const QString &path,
-                                  const QList<FaultAction> &accepted);
+    std::optional<FaultRule> take(
+        const QString &method, const QString &path, const QList<FaultAction> &accepted);
 
     static std::optional<FaultRule> parseRule(const QJsonObject &object, QString *error);
 

@@ -13,16 +13,26 @@ namespace {
 QByteArray methodName(QHttpServerRequest::Method method)
 {
     switch (method) {
-    case QHttpServerRequest::Method::Get: return "GET";
-    case QHttpServerRequest::Method::Put: return "PUT";
-    case QHttpServerRequest::Method::Delete: return "DELETE";
-    case QHttpServerRequest::Method::Post: return "POST";
-    case QHttpServerRequest::Method::Head: return "HEAD";
-    case QHttpServerRequest::Method::Options: return "OPTIONS";
-    case QHttpServerRequest::Method::Patch: return "PATCH";
-    case QHttpServerRequest::Method::Connect: return "CONNECT";
-    case QHttpServerRequest::Method::Trace: return "TRACE";
-    default: return "UNKNOWN";
+    case QHttpServerRequest::Method::Get:
+        return "GET";
+    case QHttpServerRequest::Method::Put:
+        return "PUT";
+    case QHttpServerRequest::Method::Delete:
+        return "DELETE";
+    case QHttpServerRequest::Method::Post:
+        return "POST";
+    case QHttpServerRequest::Method::Head:
+        return "HEAD";
+    case QHttpServerRequest::Method::Options:
+        return "OPTIONS";
+    case QHttpServerRequest::Method::Patch:
+        return "PATCH";
+    case QHttpServerRequest::Method::Connect:
+        return "CONNECT";
+    case QHttpServerRequest::Method::Trace:
+        return "TRACE";
+    default:
+        return "UNKNOWN";
     }
 }
 
@@ -63,16 +73,14 @@ bool HttpRequest::hasHeader(const QByteArray &name) const
     return false;
 }
 
-bool HttpRequest::wantsClose() const
-{
-    return header("connection").trimmed().toLower() == "close";
-}
+bool HttpRequest::wantsClose() const { return header("connection").trimmed().toLower() == "close"; }
 
 HttpResponse HttpResponse::json(int status, const QJsonValue &value)
 {
     HttpResponse response;
     response.status = status;
-    response.headers.emplaceBack(QByteArrayLiteral("Content-Type"), QByteArrayLiteral("application/json"));
+    response.headers.emplaceBack(
+        QByteArrayLiteral("Content-Type"), QByteArrayLiteral("application/json"));
     if (value.isArray())
         response.body = QJsonDocument(value.toArray()).toJson(QJsonDocument::Compact);
     else
@@ -89,7 +97,8 @@ HttpResponse HttpResponse::noContent()
 
 HttpResponse HttpResponse::error(int status, const QString &message)
 {
-    return json(status, QJsonObject{{QStringLiteral("code"), status}, {QStringLiteral("message"), message}});
+    return json(status,
+        QJsonObject { { QStringLiteral("code"), status }, { QStringLiteral("message"), message } });
 }
 
 void HttpResponse::setHeader(const QByteArray &name, const QByteArray &value)
@@ -115,24 +124,42 @@ QByteArray HttpResponse::header(const QByteArray &name) const
 QByteArray reasonPhrase(int status)
 {
     switch (status) {
-    case 200: return "OK";
-    case 201: return "Created";
-    case 202: return "Accepted";
-    case 204: return "No Content";
-    case 400: return "Bad Request";
-    case 401: return "Unauthorized";
-    case 403: return "Forbidden";
-    case 404: return "Not Found";
-    case 405: return "Method Not Allowed";
-    case 409: return "Conflict";
-    case 410: return "Gone";
-    case 429: return "Too Many Requests";
-    case 500: return "Internal Server Error";
-    case 501: return "Not Implemented";
-    case 502: return "Bad Gateway";
-    case 503: return "Service Unavailable";
-    case 504: return "Gateway Timeout";
-    default: return "Status";
+    case 200:
+        return "OK";
+    case 201:
+        return "Created";
+    case 202:
+        return "Accepted";
+    case 204:
+        return "No Content";
+    case 400:
+        return "Bad Request";
+    case 401:
+        return "Unauthorized";
+    case 403:
+        return "Forbidden";
+    case 404:
+        return "Not Found";
+    case 405:
+        return "Method Not Allowed";
+    case 409:
+        return "Conflict";
+    case 410:
+        return "Gone";
+    case 429:
+        return "Too Many Requests";
+    case 500:
+        return "Internal Server Error";
+    case 501:
+        return "Not Implemented";
+    case 502:
+        return "Bad Gateway";
+    case 503:
+        return "Service Unavailable";
+    case 504:
+        return "Gateway Timeout";
+    default:
+        return "Status";
     }
 }
 
@@ -140,7 +167,8 @@ void writeResponse(QTcpSocket *socket, const HttpResponse &response, bool keepAl
 {
     if (!socket || socket->state() != QAbstractSocket::ConnectedState)
         return;
-    QByteArray out = "HTTP/1.1 " + QByteArray::number(response.status) + ' ' + reasonPhrase(response.status) + "\r\n";
+    QByteArray out = "HTTP/1.1 " + QByteArray::number(response.status) + ' '
+        + reasonPhrase(response.status) + "\r\n";
     for (const auto &[name, value] : response.headers)
         out += name + ": " + value + "\r\n";
     // 204 and 304 must not carry a body or a Content-Length other than none.

@@ -23,7 +23,7 @@ using HttpHeaders = QList<QPair<QByteArray, QByteArray>>;
 struct HttpRequest
 {
     QByteArray method; ///< upper case: GET, POST, ...
-    QString path;      ///< decoded path, no query
+    QString path; ///< decoded path, no query
     QUrlQuery query;
     HttpHeaders headers;
     QByteArray body;

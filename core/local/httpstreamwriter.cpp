@@ -24,10 +24,7 @@ bool HttpStreamWriter::isConnected() const
     return m_socket && m_socket->state() == QAbstractSocket::ConnectedState;
 }
 
-qint64 HttpStreamWriter::bytesToWrite() const
-{
-    return m_socket ? m_socket->bytesToWrite() : 0;
-}
+qint64 HttpStreamWriter::bytesToWrite() const { return m_socket ? m_socket->bytesToWrite() : 0; }
 
 void HttpStreamWriter::begin(int status, const HttpHeaders &headers, bool keepAlive)
 {

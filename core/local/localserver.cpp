@@ -15,11 +15,11 @@ namespace sd::local {
 
 namespace {
 
-const QList<FaultAction> kApiActions{FaultAction::Status,      FaultAction::StatusAfter, FaultAction::Drop,
-                                     FaultAction::DropAfter,   FaultAction::Delay,       FaultAction::EmptyAfter,
-                                     FaultAction::GarbageAfter};
+const QList<FaultAction> kApiActions { FaultAction::Status, FaultAction::StatusAfter,
+    FaultAction::Drop, FaultAction::DropAfter, FaultAction::Delay, FaultAction::EmptyAfter,
+    FaultAction::GarbageAfter };
 // envd requests cannot be delayed here: Qt's request object does not outlive the call.
-const QList<FaultAction> kEnvdFrontActions{FaultAction::Status, FaultAction::Drop};
+const QList<FaultAction> kEnvdFrontActions { FaultAction::Status, FaultAction::Drop };
 
 bool constantTimeEquals(const QByteArray &a, const QByteArray &b)
 {
@@ -35,7 +35,8 @@ bool constantTimeEquals(const QByteArray &a, const QByteArray &b)
 
 HttpResponse connectError(int status, const QString &code, const QString &message)
 {
-    return HttpResponse::json(status, QJsonObject{{QStringLiteral("code"), code}, {QStringLiteral("message"), message}});
+    return HttpResponse::json(status,
+        QJsonObject { { QStringLiteral("code"), code }, { QStringLiteral("message"), message } });
 }
 
 HttpResponse injectedStatus(int status)
@@ -48,7 +49,7 @@ HttpResponse injectedStatus(int status)
 LocalServer::LocalServer(Options options, QObject *parent)
     : QAbstractHttpServer(parent)
     , m_options(std::move(options))
-    , m_controlPlane(&m_registry, {m_options.version, m_options.isolation})
+    , m_controlPlane(&m_registry, { m_options.version, m_options.isolation })
 {
     m_controlPlane.registerRoutes(&m_router);
     if (m_options.faultInjection)
@@ -85,7 +86,8 @@ bool LocalServer::sandboxTarget(const HttpRequest &request, int *port, QString *
         return ok;
     }
     static const QRegularExpression hostPattern(QStringLiteral("^(\\d+)-([a-z0-9]+)\\."));
-    const QRegularExpressionMatch match = hostPattern.match(QString::fromLatin1(request.header("host")));
+    const QRegularExpressionMatch match
+        = hostPattern.match(QString::fromLatin1(request.header("host")));
     if (!match.hasMatch())
         return false;
     *port = match.captured(1).toInt();
@@ -109,8 +111,9 @@ bool LocalServer::handleRequest(const QHttpServerRequest &qtRequest, QTcpSocket 
         return true;
     }
     if (!apiKeyMatches(request)) {
-        const QString message = request.hasHeader("x-api-key") ? QStringLiteral("invalid API key")
-                                                               : QStringLiteral("missing API key: send it in the X-API-Key header");
+        const QString message = request.hasHeader("x-api-key")
+            ? QStringLiteral("invalid API key")
+            : QStringLiteral("missing API key: send it in the X-API-Key header");
         respond(socket, request, HttpResponse::error(401, message));
         return true;
     }
@@ -122,7 +125,8 @@ bool LocalServer::handleRequest(const QHttpServerRequest &qtRequest, QTcpSocket 
         dispatch(request, socket, std::nullopt);
         return true;
     }
-    qCInfo(lcLocal).noquote() << "fault" << faultActionName(rule->action) << "on" << request.method << request.path;
+    qCInfo(lcLocal).noquote() << "fault" << faultActionName(rule->action) << "on" << request.method
+                              << request.path;
     switch (rule->action) {
     case FaultAction::Status:
         respond(socket, request, injectedStatus(rule->status));
@@ -148,24 +152,30 @@ bool LocalServer::handleRequest(const QHttpServerRequest &qtRequest, QTcpSocket 
 void LocalServer::missingHandler(const QHttpServerRequest &qtRequest, QTcpSocket *socket)
 {
     // handleRequest() answers everything; kept for completeness.
-    respond(socket, HttpRequest::fromQt(qtRequest), HttpResponse::error(404, QStringLiteral("not found")));
+    respond(socket, HttpRequest::fromQt(qtRequest),
+        HttpResponse::error(404, QStringLiteral("not found")));
 }
 
-void LocalServer::handleEnvd(const QHttpServerRequest &qtRequest, const HttpRequest &request, QTcpSocket *socket,
-                             int port, const QString &sandboxId)
+void LocalServer::handleEnvd(const QHttpServerRequest &qtRequest, const HttpRequest &request,
+    QTcpSocket *socket, int port, const QString &sandboxId)
 {
     if (port != kEnvdPort) {
         respond(socket, request,
-                HttpResponse::error(502, QStringLiteral("port %1 of sandbox \"%2\" is not open").arg(port).arg(sandboxId)));
+            HttpResponse::error(502,
+                QStringLiteral("port %1 of sandbox \"%2\" is not open").arg(port).arg(sandboxId)));
         return;
     }
     if (sandboxId.isEmpty()) {
-        respond(socket, request, HttpResponse::error(400, QStringLiteral("E2b-Sandbox-Id: required with E2b-Sandbox-Port")));
+        respond(socket, request,
+            HttpResponse::error(
+                400, QStringLiteral("E2b-Sandbox-Id: required with E2b-Sandbox-Port")));
         return;
     }
     if (m_options.faultInjection) {
-        if (auto rule = m_faults.take(QString::fromLatin1(request.method), request.path, kEnvdFrontActions)) {
-            qCInfo(lcLocal).noquote() << "fault" << faultActionName(rule->action) << "on envd" << request.method << request.path;
+        if (auto rule
+            = m_faults.take(QString::fromLatin1(request.method), request.path, kEnvdFrontActions)) {
+            qCInfo(lcLocal).noquote() << "fault" << faultActionName(rule->action) << "on envd"
+                                      << request.method << request.path;
             if (rule->action == FaultAction::Drop)
                 dropConnection(socket, request, "drop");
             else
@@ -175,8 +185,8 @@ void LocalServer::handleEnvd(const QHttpServerRequest &qtRequest, const HttpRequ
     }
     if (!m_envdHandler) {
         respond(socket, request,
-                connectError(501, QStringLiteral("unimplemented"),
-                             QStringLiteral("envd is not available in this sandbox-desk-local")));
+            connectError(501, QStringLiteral("unimplemented"),
+                QStringLiteral("envd is not available in this sandbox-desk-local")));
         return;
     }
     qCDebug(lcLocal).noquote() << "envd" << sandboxId << request.method << request.path;
@@ -184,18 +194,20 @@ void LocalServer::handleEnvd(const QHttpServerRequest &qtRequest, const HttpRequ
 }
 
 void LocalServer::dispatch(const HttpRequest &request, const QPointer<QTcpSocket> &socket,
-                           const std::optional<FaultRule> &afterFault)
+    const std::optional<FaultRule> &afterFault)
 {
     const Router::Match match = m_router.match(request.method, request.path);
     HttpResponse response;
     if (match.handler) {
         response = (*match.handler)(request, match.params);
     } else if (match.pathKnown) {
-        response = HttpResponse::error(405, QStringLiteral("method %1 not allowed on %2")
-                                                .arg(QString::fromLatin1(request.method), request.path));
+        response = HttpResponse::error(405,
+            QStringLiteral("method %1 not allowed on %2")
+                .arg(QString::fromLatin1(request.method), request.path));
     } else {
-        response = HttpResponse::error(404, QStringLiteral("no such endpoint: %1 %2")
-                                                .arg(QString::fromLatin1(request.method), request.path));
+        response = HttpResponse::error(404,
+            QStringLiteral("no such endpoint: %1 %2")
+                .arg(QString::fromLatin1(request.method), request.path));
     }
     if (!socket)
         return;
@@ -220,7 +232,8 @@ void LocalServer::dispatch(const HttpRequest &request, const QPointer<QTcpSocket
     respond(socket, request, response);
 }
 
-void LocalServer::respond(QTcpSocket *socket, const HttpRequest &request, const HttpResponse &response)
+void LocalServer::respond(
+    QTcpSocket *socket, const HttpRequest &request, const HttpResponse &response)
 {
     qCInfo(lcLocal).noquote() << request.method << request.path << response.status;
     writeResponse(socket, response, !request.wantsClose());
@@ -228,7 +241,8 @@ void LocalServer::respond(QTcpSocket *socket, const HttpRequest &request, const 
 
 void LocalServer::dropConnection(QTcpSocket *socket, const HttpRequest &request, const char *why)
 {
-    qCInfo(lcLocal).noquote() << request.method << request.path << "connection closed without an answer (" << why << ")";
+    qCInfo(lcLocal).noquote() << request.method << request.path
+                              << "connection closed without an answer (" << why << ")";
     if (socket)
         socket->disconnectFromHost();
 }
@@ -242,7 +256,8 @@ void LocalServer::registerFaultRoutes()
 {
     const QString path = QStringLiteral("/_local/faults");
     m_router.add("GET", path, [this](const HttpRequest &, const RouteParams &) {
-        return HttpResponse::json(200, QJsonObject{{QStringLiteral("rules"), m_faults.toJson()}});
+        return HttpResponse::json(
+            200, QJsonObject { { QStringLiteral("rules"), m_faults.toJson() } });
     });
     m_router.add("DELETE", path, [this](const HttpRequest &, const RouteParams &) {
         m_faults.clear();
@@ -252,14 +267,17 @@ void LocalServer::registerFaultRoutes()
         QJsonParseError parseError;
         const QJsonDocument doc = QJsonDocument::fromJson(request.body, &parseError);
         if (parseError.error != QJsonParseError::NoError || !doc.isObject())
-            return HttpResponse::error(400, QStringLiteral("request body: not a valid JSON object"));
+            return HttpResponse::error(
+                400, QStringLiteral("request body: not a valid JSON object"));
         const QJsonValue rules = doc.object().value(QStringLiteral("rules"));
         if (!rules.isArray())
-            return HttpResponse::error(400, QStringLiteral("rules: required, an array of rule objects"));
+            return HttpResponse::error(
+                400, QStringLiteral("rules: required, an array of rule objects"));
         QString error;
         if (!m_faults.addRules(rules.toArray(), &error))
             return HttpResponse::error(400, error);
-        return HttpResponse::json(200, QJsonObject{{QStringLiteral("rules"), m_faults.toJson()}});
+        return HttpResponse::json(
+            200, QJsonObject { { QStringLiteral("rules"), m_faults.toJson() } });
     });
 }
 

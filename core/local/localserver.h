@@ -48,11 +48,11 @@ public:
 
     struct Options
     {
-        QString apiKey;              ///< required on every endpoint but /health
+        QString apiKey; ///< required on every endpoint but /health
         bool faultInjection = false; ///< enables /_local/faults and the rules
-        QString isolation;           ///< resolved: "bwrap" or "none" (reported by /health)
-        QString stateDir;            ///< where the data plane keeps sandbox files
-        QString version;             ///< reported by /health
+        QString isolation; ///< resolved: "bwrap" or "none" (reported by /health)
+        QString stateDir; ///< where the data plane keeps sandbox files
+        QString version; ///< reported by /health
     };
 
     explicit LocalServer(Options options, QObject *parent = nullptr);
@@ -85,10 +85,10 @@ protected:
     void missingHandler(const QHttpServerRequest &request, QTcpSocket *socket) override;
 
 private:
-    void handleEnvd(const QHttpServerRequest &qtRequest, const HttpRequest &request, QTcpSocket *socket,
-                    int port, const QString &sandboxId);
+    void handleEnvd(const QHttpServerRequest &qtRequest, const HttpRequest &request,
+        QTcpSocket *socket, int port, const QString &sandboxId);
     void dispatch(const HttpRequest &request, const QPointer<QTcpSocket> &socket,
-                  const std::optional<FaultRule> &afterFault);
+        const std::optional<FaultRule> &afterFault);
     void respond(QTcpSocket *socket, const HttpRequest &request, const HttpResponse &response);
     void dropConnection(QTcpSocket *socket, const HttpRequest &request, const char *why);
     bool apiKeyMatches(const HttpRequest &request) const;

@@ -617,8 +617,12 @@ void SandboxRuntime::pause()
     if (m_paused || m_stopped)
         return;
     m_paused = true;
-    for (qint64 pid : sandboxPids())
-        ::kill(pid_t(pid), SIGSTOP);
+    // Twice: a child forked between the first scan and its parent's stop is caught
+    // by the second.
+    for (int pass = 0; pass < 2; ++pass) {
+        for (qint64 pid : sandboxPids())
+            ::kill(pid_t(pid), SIGSTOP);
+    }
     // Unjailed processes started by us are in the marker set already; a jailed one's
     // nsenter stops itself when its child stops.
     qCInfo(lcLocal) << "sandbox" << sandboxId() << "paused";

@@ -29,7 +29,7 @@ bool matchSegments(const QStringList &pattern, const QStringList &path, RoutePar
 
 void Router::add(const QByteArray &method, const QString &pattern, Handler handler)
 {
-    m_routes.append({method, splitPath(pattern), std::move(handler)});
+    m_routes.append({ method, splitPath(pattern), std::move(handler) });
 }
 
 void Router::prepend(const QByteArray &method, const QString &pattern, Handler handler)

@@ -28,9 +28,12 @@ constexpr QLatin1StringView kHexAlphabet("0123456789abcdef");
 QString killReasonName(KillReason reason)
 {
     switch (reason) {
-    case KillReason::Requested: return QStringLiteral("killed");
-    case KillReason::Expired: return QStringLiteral("expired");
-    case KillReason::Shutdown: return QStringLiteral("shutdown");
+    case KillReason::Requested:
+        return QStringLiteral("killed");
+    case KillReason::Expired:
+        return QStringLiteral("expired");
+    case KillReason::Shutdown:
+        return QStringLiteral("shutdown");
     }
     return {};
 }
@@ -62,20 +65,17 @@ void SandboxRegistry::setClock(Clock clock)
     scheduleExpiry();
 }
 
-QDateTime SandboxRegistry::now() const
-{
-    return m_clock();
-}
+QDateTime SandboxRegistry::now() const { return m_clock(); }
 
 const QList<LocalTemplate> &SandboxRegistry::templates()
 {
     static const QList<LocalTemplate> list = [] {
         const QDateTime created = QDateTime(QDate(2026, 1, 1), QTime(0, 0), Qt::UTC);
-        return QList<LocalTemplate>{
-            {QStringLiteral("base"), QStringLiteral("base"), 2, 512, 1024, QString::fromLatin1(kEnvdVersion),
-             QStringLiteral("local-base-1"), created},
-            {QStringLiteral("mcp-gateway"), QStringLiteral("mcp-gateway"), 2, 512, 1024,
-             QString::fromLatin1(kEnvdVersion), QStringLiteral("local-mcp-gateway-1"), created},
+        return QList<LocalTemplate> {
+            { QStringLiteral("base"), QStringLiteral("base"), 2, 512, 1024,
+                QString::fromLatin1(kEnvdVersion), QStringLiteral("local-base-1"), created },
+            { QStringLiteral("mcp-gateway"), QStringLiteral("mcp-gateway"), 2, 512, 1024,
+                QString::fromLatin1(kEnvdVersion), QStringLiteral("local-mcp-gateway-1"), created },
         };
     }();
     return list;
@@ -131,10 +131,11 @@ SandboxRecord SandboxRegistry::create(const CreateParams &params)
 
     m_events.insert(record.sandboxId, {});
     addEvent(record.sandboxId, QStringLiteral("created"),
-             QStringLiteral("Sandbox created from template %1").arg(record.templateId),
-             {{QStringLiteral("templateID"), record.templateId},
-              {QStringLiteral("timeout"), QString::number(timeout)}});
-    qCInfo(lcLocal).noquote() << "sandbox" << record.sandboxId << "created from" << record.templateId << "timeout" << timeout << "s";
+        QStringLiteral("Sandbox created from template %1").arg(record.templateId),
+        { { QStringLiteral("templateID"), record.templateId },
+            { QStringLiteral("timeout"), QString::number(timeout) } });
+    qCInfo(lcLocal).noquote() << "sandbox" << record.sandboxId << "created from"
+                              << record.templateId << "timeout" << timeout << "s";
     pruneEvents();
     scheduleExpiry();
     Q_EMIT sandboxCreated(record.sandboxId);
@@ -147,19 +148,17 @@ const SandboxRecord *SandboxRegistry::find(const QString &sandboxId) const
     return it == m_sandboxes.constEnd() ? nullptr : &it.value();
 }
 
-QList<SandboxRecord> SandboxRegistry::sandboxes() const
-{
-    return m_sandboxes.values();
-}
+QList<SandboxRecord> SandboxRegistry::sandboxes() const { return m_sandboxes.values(); }
 
 bool SandboxRegistry::kill(const QString &sandboxId, KillReason reason)
 {
     if (!m_sandboxes.contains(sandboxId))
         return false;
     const QString event = killReasonName(reason);
-    const QString message = reason == KillReason::Expired ? QStringLiteral("Sandbox expired at its end time")
-                            : reason == KillReason::Shutdown ? QStringLiteral("Sandbox killed: server shutting down")
-                                                             : QStringLiteral("Sandbox killed");
+    const QString message = reason == KillReason::Expired
+        ? QStringLiteral("Sandbox expired at its end time")
+        : reason == KillReason::Shutdown ? QStringLiteral("Sandbox killed: server shutting down")
+                                         : QStringLiteral("Sandbox killed");
     addEvent(sandboxId, event, message);
     m_sandboxes.remove(sandboxId);
     m_events[sandboxId].endedAt = m_clock();
@@ -190,9 +189,10 @@ SandboxRegistry::Result SandboxRegistry::setTimeout(const QString &sandboxId, in
         it->endAt = m_clock().addSecs(timeout);
     }
     const QDateTime endAt = it->endAt;
-    addEvent(sandboxId, QStringLiteral("timeout changed"), QStringLiteral("Sandbox timeout set to %1 s").arg(timeout),
-             {{QStringLiteral("timeout"), QString::number(timeout)},
-              {QStringLiteral("endAt"), endAt.toString(Qt::ISODateWithMs)}});
+    addEvent(sandboxId, QStringLiteral("timeout changed"),
+        QStringLiteral("Sandbox timeout set to %1 s").arg(timeout),
+        { { QStringLiteral("timeout"), QString::number(timeout) },
+            { QStringLiteral("endAt"), endAt.toString(Qt::ISODateWithMs) } });
     scheduleExpiry();
     Q_EMIT sandboxTimeoutChanged(sandboxId, endAt);
     return Result::Ok;
@@ -208,13 +208,14 @@ SandboxRegistry::Result SandboxRegistry::pause(const QString &sandboxId)
     it->state = SandboxState::Paused;
     it->pausedRemainingMs = qMax<qint64>(0, m_clock().msecsTo(it->endAt));
     addEvent(sandboxId, QStringLiteral("paused"), QStringLiteral("Sandbox paused"),
-             {{QStringLiteral("remainingMs"), QString::number(it->pausedRemainingMs)}});
+        { { QStringLiteral("remainingMs"), QString::number(it->pausedRemainingMs) } });
     scheduleExpiry();
     Q_EMIT sandboxPaused(sandboxId);
     return Result::Ok;
 }
 
-SandboxRegistry::Result SandboxRegistry::resume(const QString &sandboxId, std::optional<int> timeoutSec)
+SandboxRegistry::Result SandboxRegistry::resume(
+    const QString &sandboxId, std::optional<int> timeoutSec)
 {
     auto it = m_sandboxes.find(sandboxId);
     if (it == m_sandboxes.end())
@@ -228,7 +229,7 @@ SandboxRegistry::Result SandboxRegistry::resume(const QString &sandboxId, std::o
     it->endAt = m_clock().addMSecs(ms);
     it->pausedRemainingMs = 0;
     addEvent(sandboxId, QStringLiteral("resumed"), QStringLiteral("Sandbox resumed"),
-             {{QStringLiteral("endAt"), it->endAt.toString(Qt::ISODateWithMs)}});
+        { { QStringLiteral("endAt"), it->endAt.toString(Qt::ISODateWithMs) } });
     scheduleExpiry();
     Q_EMIT sandboxResumed(sandboxId);
     return Result::Ok;
@@ -247,7 +248,7 @@ SandboxRegistry::ConnectResult SandboxRegistry::connectTo(const QString &sandbox
         it->endAt = qMax(kept, wanted);
         it->pausedRemainingMs = 0;
         addEvent(sandboxId, QStringLiteral("resumed"), QStringLiteral("Sandbox resumed by connect"),
-                 {{QStringLiteral("endAt"), it->endAt.toString(Qt::ISODateWithMs)}});
+            { { QStringLiteral("endAt"), it->endAt.toString(Qt::ISODateWithMs) } });
         scheduleExpiry();
         Q_EMIT sandboxResumed(sandboxId);
         return ConnectResult::Resumed;
@@ -255,8 +256,9 @@ SandboxRegistry::ConnectResult SandboxRegistry::connectTo(const QString &sandbox
     if (wanted > it->endAt) {
         it->endAt = wanted;
         const QDateTime endAt = it->endAt;
-        addEvent(sandboxId, QStringLiteral("timeout changed"), QStringLiteral("Sandbox timeout extended by connect"),
-                 {{QStringLiteral("endAt"), endAt.toString(Qt::ISODateWithMs)}});
+        addEvent(sandboxId, QStringLiteral("timeout changed"),
+            QStringLiteral("Sandbox timeout extended by connect"),
+            { { QStringLiteral("endAt"), endAt.toString(Qt::ISODateWithMs) } });
         scheduleExpiry();
         Q_EMIT sandboxTimeoutChanged(sandboxId, endAt);
     }
@@ -271,8 +273,8 @@ std::optional<QList<SandboxEvent>> SandboxRegistry::events(const QString &sandbo
     return it->events;
 }
 
-void SandboxRegistry::addEvent(const QString &sandboxId, const QString &event, const QString &message,
-                               const QMap<QString, QString> &fields, const QString &level)
+void SandboxRegistry::addEvent(const QString &sandboxId, const QString &event,
+    const QString &message, const QMap<QString, QString> &fields, const QString &level)
 {
     auto it = m_events.find(sandboxId);
     if (it == m_events.end())

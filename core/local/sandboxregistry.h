@@ -14,13 +14,18 @@
 
 namespace sd::local {
 
-enum class SandboxState { Running, Paused };
+enum class SandboxState
+{
+    Running,
+    Paused
+};
 
 /// Why a sandbox ended; carried by SandboxRegistry::sandboxKilled().
-enum class KillReason {
+enum class KillReason
+{
     Requested, ///< DELETE /sandboxes/{id}
-    Expired,   ///< endAt passed
-    Shutdown,  ///< the server is quitting
+    Expired, ///< endAt passed
+    Shutdown, ///< the server is quitting
 };
 
 /// A template the local backend can start. Fixed figures; no builds.
@@ -39,14 +44,14 @@ struct LocalTemplate
 /// One sandbox as the control plane knows it.
 struct SandboxRecord
 {
-    QString sandboxId;     ///< 20 lowercase letters and digits
+    QString sandboxId; ///< 20 lowercase letters and digits
     QString templateId;
     QString alias;
     QString clientId;
     QString envdVersion;
     QString envdAccessToken; ///< secret: never logged
     QDateTime startedAt;
-    QDateTime endAt;         ///< frozen while paused
+    QDateTime endAt; ///< frozen while paused
     int cpuCount = 0;
     int memoryMB = 0;
     int diskSizeMB = 0;
@@ -55,7 +60,7 @@ struct SandboxRecord
     std::optional<bool> allowInternetAccess;
     SandboxState state = SandboxState::Running;
     qint64 pausedRemainingMs = 0; ///< time left when paused
-    quint64 sequence = 0;         ///< creation order, a tie-break for equal startedAt
+    quint64 sequence = 0; ///< creation order, a tie-break for equal startedAt
 };
 
 /// One lifecycle event, shaped like E2B's SandboxLogEntry.
@@ -121,7 +126,12 @@ public:
     QList<SandboxRecord> sandboxes() const;
     int count() const { return int(m_sandboxes.size()); }
 
-    enum class Result { Ok, NotFound, Conflict };
+    enum class Result
+    {
+        Ok,
+        NotFound,
+        Conflict
+    };
 
     /// Ends a sandbox; false when unknown. Emits sandboxKilled().
     bool kill(const QString &sandboxId, KillReason reason = KillReason::Requested);
@@ -134,14 +144,19 @@ public:
     /// Conflict when not paused. Without a timeout the time left at pause is restored.
     Result resume(const QString &sandboxId, std::optional<int> timeoutSec);
 
-    enum class ConnectResult { NotFound, WasRunning, Resumed };
+    enum class ConnectResult
+    {
+        NotFound,
+        WasRunning,
+        Resumed
+    };
     /// Resumes a paused sandbox and extends (never shortens) its time to `timeoutSec`.
     ConnectResult connectTo(const QString &sandboxId, int timeoutSec);
 
     /// Lifecycle events of a live or recently ended sandbox; nullopt when unknown.
     std::optional<QList<SandboxEvent>> events(const QString &sandboxId) const;
     void addEvent(const QString &sandboxId, const QString &event, const QString &message,
-                  const QMap<QString, QString> &fields = {}, const QString &level = QStringLiteral("info"));
+        const QMap<QString, QString> &fields = {}, const QString &level = QStringLiteral("info"));
 
     /// Per-sandbox runtime state of the data plane. Takes ownership; replaces (and
     /// deletes) a previous one. Ignored (and deleted) when the sandbox is unknown.

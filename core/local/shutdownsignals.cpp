@@ -10,7 +10,7 @@ namespace sd::local {
 
 namespace {
 
-int g_pipe[2] = {-1, -1};
+int g_pipe[2] = { -1, -1 };
 
 extern "C" void onSignal(int signalNumber)
 {

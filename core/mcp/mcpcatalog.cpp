@@ -78,7 +78,7 @@ McpCatalog McpCatalog::fromJson(const QByteArray &json)
     }
     // The generator sorts, but lookups rely on it, so do not trust the file.
     std::sort(catalog.m_servers.begin(), catalog.m_servers.end(),
-              [](const McpServer &a, const McpServer &b) { return a.id < b.id; });
+        [](const McpServer &a, const McpServer &b) { return a.id < b.id; });
     if (catalog.m_servers.isEmpty())
         catalog.m_error = QStringLiteral("the MCP catalog lists no servers");
     return catalog;
@@ -87,7 +87,7 @@ McpCatalog McpCatalog::fromJson(const QByteArray &json)
 const McpServer *McpCatalog::find(const QString &id) const
 {
     const auto it = std::lower_bound(m_servers.cbegin(), m_servers.cend(), id,
-                                     [](const McpServer &s, const QString &key) { return s.id < key; });
+        [](const McpServer &s, const QString &key) { return s.id < key; });
     if (it == m_servers.cend() || it->id != id)
         return nullptr;
     return &*it;
@@ -99,10 +99,7 @@ McpServer McpCatalog::server(const QString &id) const
     return s ? *s : McpServer();
 }
 
-bool McpCatalog::contains(const QString &id) const
-{
-    return find(id) != nullptr;
-}
+bool McpCatalog::contains(const QString &id) const { return find(id) != nullptr; }
 
 QString McpCatalog::findCaseInsensitive(const QString &id) const
 {

@@ -28,9 +28,10 @@ QString argumentSizeError(const QString &argument)
     const qsizetype bytes = argument.toUtf8().size() + 1; // execve counts the NUL
     if (bytes <= MaxArgStrLen)
         return {};
-    return QCoreApplication::translate("sd::McpCommand", "The MCP configuration is too large: the gateway command takes "
-                          "%1 bytes, but Linux allows at most %2 bytes in one command-line "
-                          "argument. Remove servers or shorten option values by %3 bytes.")
+    return QCoreApplication::translate("sd::McpCommand",
+        "The MCP configuration is too large: the gateway command takes "
+        "%1 bytes, but Linux allows at most %2 bytes in one command-line "
+        "argument. Remove servers or shorten option values by %3 bytes.")
         .arg(bytes)
         .arg(MaxArgStrLen)
         .arg(bytes - MaxArgStrLen);

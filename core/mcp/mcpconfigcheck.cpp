@@ -14,17 +14,23 @@ namespace {
 QString jsonTypeName(const QJsonValue &v)
 {
     switch (v.type()) {
-    case QJsonValue::Null: return QStringLiteral("null");
-    case QJsonValue::Bool: return QStringLiteral("boolean");
+    case QJsonValue::Null:
+        return QStringLiteral("null");
+    case QJsonValue::Bool:
+        return QStringLiteral("boolean");
     case QJsonValue::Double: {
         const double d = v.toDouble();
         return std::isfinite(d) && std::floor(d) == d ? QStringLiteral("integer")
                                                       : QStringLiteral("number");
     }
-    case QJsonValue::String: return QStringLiteral("string");
-    case QJsonValue::Array: return QStringLiteral("array");
-    case QJsonValue::Object: return QStringLiteral("object");
-    case QJsonValue::Undefined: break;
+    case QJsonValue::String:
+        return QStringLiteral("string");
+    case QJsonValue::Array:
+        return QStringLiteral("array");
+    case QJsonValue::Object:
+        return QStringLiteral("object");
+    case QJsonValue::Undefined:
+        break;
     }
     return QStringLiteral("undefined");
 }
@@ -61,8 +67,7 @@ QString typeWithItems(const McpOption &option)
 
 McpConfigCheck::McpConfigCheck(const McpCatalog &catalog)
     : m_catalog(catalog)
-{
-}
+{ }
 
 void McpConfigCheck::lineColumn(const QByteArray &text, qsizetype offset, int *line, int *column)
 {
@@ -79,8 +84,12 @@ McpConfigParse McpConfigCheck::parse(const QByteArray &text)
     McpConfigParse result;
     QJsonParseError error;
     const QJsonDocument doc = QJsonDocument::fromJson(text, &error);
-    if (error.error != QJsonParseError::NoError) {
-        lineColumn(text, error.offset, &result.line, &result.column);
+    // QJsonDocument refuses a bare value ("42") as broken JSON; say what it really is.
+    const bool bareValue = error.error != QJsonParseError::NoError
+        && QJsonDocument::fromJson('[' + text + ']').array().size() == 1;
+    if (error.error != QJsonParseError::NoError && !bareValue) {
+        // Qt's offset is just past the character it stopped at; point at that character.
+        lineColumn(text, error.offset - 1, &result.line, &result.column);
         result.message = tr("The MCP configuration is not valid JSON: %1 at line %2, column %3. "
                             "Fix the JSON there; it must be an object like "
                             "{\"server\": {\"option\": \"value\"}}.")
@@ -90,9 +99,10 @@ McpConfigParse McpConfigCheck::parse(const QByteArray &text)
         return result;
     }
     if (!doc.isObject()) {
-        result.message = tr("The MCP configuration must be a JSON object mapping server names to "
-                            "their options, like {\"server\": {\"option\": \"value\"}}, but it is %1.")
-                             .arg(doc.isArray() ? tr("an array") : tr("a single value"));
+        result.message
+            = tr("The MCP configuration must be a JSON object mapping server names to "
+                 "their options, like {\"server\": {\"option\": \"value\"}}, but it is %1.")
+                  .arg(doc.isArray() ? tr("an array") : tr("a single value"));
         return result;
     }
     result.config = doc.object();
@@ -104,8 +114,8 @@ QList<McpFinding> McpConfigCheck::check(const QJsonObject &config) const
 {
     QList<McpFinding> findings;
     auto add = [&findings](McpFinding::Severity severity, const QString &server,
-                           const QStringList &options, const QString &message) {
-        findings.append(McpFinding{severity, server, options, message});
+                   const QStringList &options, const QString &message) {
+        findings.append(McpFinding { severity, server, options, message });
     };
 
     for (auto it = config.constBegin(); it != config.constEnd(); ++it) {
@@ -128,7 +138,8 @@ QList<McpFinding> McpConfigCheck::check(const QJsonObject &config) const
                                  "cannot be checked; the gateway may not be able to start it.")
                                   .arg(id);
             if (!similar.isEmpty())
-                message += QLatin1Char(' ') + tr("Did you mean \"%1\"? Server names are case-sensitive.").arg(similar);
+                message += QLatin1Char(' ')
+                    + tr("Did you mean \"%1\"? Server names are case-sensitive.").arg(similar);
             else
                 message += QLatin1Char(' ') + tr("Check the spelling of the server name.");
             add(McpFinding::Severity::Warning, id, {}, message);
@@ -150,7 +161,7 @@ QList<McpFinding> McpConfigCheck::check(const QJsonObject &config) const
         for (auto o = options.constBegin(); o != options.constEnd(); ++o) {
             const McpOption *option = server.option(o.key());
             if (!option) {
-                add(McpFinding::Severity::Warning, id, {o.key()},
+                add(McpFinding::Severity::Warning, id, { o.key() },
                     tr("The MCP server \"%1\" has no option \"%2\" in the catalog; it is passed "
                        "on unchecked. Check its spelling or remove it.")
                         .arg(id, o.key()));
@@ -163,12 +174,12 @@ QList<McpFinding> McpConfigCheck::check(const QJsonObject &config) const
                     ok = ok && matchesType(item, option->itemType);
             }
             if (!ok) {
-                add(McpFinding::Severity::Error, id, {o.key()},
+                add(McpFinding::Severity::Error, id, { o.key() },
                     tr("The option \"%1\" of the MCP server \"%2\" must be of type %3, but it is "
                        "%4. Change its value to the right type.")
                         .arg(o.key(), id, typeWithItems(*option),
-                             o.value().isArray() ? tr("an array holding other values")
-                                                 : describe(o.value())));
+                            o.value().isArray() ? tr("an array holding other values")
+                                                : describe(o.value())));
             }
         }
     }

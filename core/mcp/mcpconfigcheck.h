@@ -13,12 +13,16 @@ namespace sd {
 /// One thing wrong (or doubtful) in an `mcp` config object. Never holds option values.
 struct McpFinding
 {
-    enum class Severity { Error, Warning };
+    enum class Severity
+    {
+        Error,
+        Warning
+    };
 
     Severity severity = Severity::Error;
-    QString server;      ///< the server key it is about
+    QString server; ///< the server key it is about
     QStringList options; ///< the option names it is about, possibly empty
-    QString message;     ///< a sentence saying what is wrong and how to fix it
+    QString message; ///< a sentence saying what is wrong and how to fix it
 
     bool isError() const { return severity == Severity::Error; }
 };
@@ -29,8 +33,8 @@ struct McpConfigParse
     QJsonObject config;
     bool ok = false;
     QString message; ///< why it was refused, with line and column for broken JSON
-    int line = 0;    ///< 1-based, 0 when the text is valid JSON (but not an object)
-    int column = 0;  ///< 1-based, counted in characters
+    int line = 0; ///< 1-based, 0 when the text is valid JSON (but not an object)
+    int column = 0; ///< 1-based, counted in characters
 };
 
 /// Checks an `mcp` config object (server id -> options object) against the catalog,

@@ -312,6 +312,29 @@ private Q_SLOTS:
         QCOMPARE(missing.error().rpcCode(), QStringLiteral("not_found"));
     }
 
+    void attachDeadlineOnlyEndsTheAttachment()
+    {
+        const TestSandbox sandbox = newSandbox();
+        const EnvdTarget target = targetFor(m_backend.get(), sandbox);
+        StartProcessJob owner(&m_nam, target, ProcessConfig{QStringLiteral("/bin/sleep"), {QStringLiteral("120")}, {}, {}});
+        owner.setAutoDelete(false);
+        QSignalSpy started(&owner, &StartProcessJob::started);
+        QSignalSpy ownerDone(&owner, &Job::finished);
+        owner.start();
+        QVERIFY(started.wait(60000));
+        ConnectProcessJob watcher(&m_nam, target, ProcessSelector::byPid(owner.pid()));
+        watcher.setConnectTimeoutMs(1000);
+        QVERIFY(runJob(&watcher));
+        QCOMPARE(watcher.error().rpcCode(), QStringLiteral("deadline_exceeded"));
+        QVERIFY(hasPid(listProcesses(&m_nam, target), owner.pid()));
+        QCOMPARE(ownerDone.count(), 0);
+        SendSignalJob kill(&m_nam, target, ProcessSelector::byPid(owner.pid()), SendSignalJob::Signal::Kill);
+        QVERIFY(runJob(&kill));
+        QVERIFY(!kill.hasError());
+        QVERIFY(ownerDone.count() == 1 || ownerDone.wait(30000));
+        QCOMPARE(owner.status(), QStringLiteral("signal: killed"));
+    }
+
     void sigtermEndsTheProcess()
     {
         const TestSandbox sandbox = newSandbox();

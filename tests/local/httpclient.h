@@ -54,13 +54,13 @@ public:
     HttpClient(QUrl base, QString apiKey)
         : m_base(std::move(base))
         , m_apiKey(std::move(apiKey))
-    {
-    }
+    { }
 
     void setApiKey(const QString &key) { m_apiKey = key; }
 
-    HttpResult send(const QByteArray &method, const QString &pathAndQuery, const QByteArray &body = {},
-                    const QList<QPair<QByteArray, QByteArray>> &extraHeaders = {}, int timeoutMs = 30000)
+    HttpResult send(const QByteArray &method, const QString &pathAndQuery,
+        const QByteArray &body = {}, const QList<QPair<QByteArray, QByteArray>> &extraHeaders = {},
+        int timeoutMs = 30000)
     {
         QUrl url = m_base;
         const qsizetype q = pathAndQuery.indexOf(QLatin1Char('?'));
@@ -71,7 +71,8 @@ public:
         if (!m_apiKey.isNull())
             request.setRawHeader("X-API-Key", m_apiKey.toUtf8());
         if (!body.isNull())
-            request.setHeader(QNetworkRequest::ContentTypeHeader, QByteArrayLiteral("application/json"));
+            request.setHeader(
+                QNetworkRequest::ContentTypeHeader, QByteArrayLiteral("application/json"));
         for (const auto &[name, value] : extraHeaders)
             request.setRawHeader(name, value);
         std::unique_ptr<QNetworkReply> reply(m_nam.sendCustomRequest(request, method, body));
@@ -93,10 +94,14 @@ public:
     {
         return send("POST", path, QJsonDocument(body).toJson(QJsonDocument::Compact));
     }
-    HttpResult postRaw(const QString &path, const QByteArray &body) { return send("POST", path, body); }
+    HttpResult postRaw(const QString &path, const QByteArray &body)
+    {
+        return send("POST", path, body);
+    }
 
     /// Creates a sandbox and returns its Sandbox object (empty on failure).
-    QJsonObject create(const QJsonObject &body = {{QStringLiteral("templateID"), QStringLiteral("base")}})
+    QJsonObject create(
+        const QJsonObject &body = { { QStringLiteral("templateID"), QStringLiteral("base") } })
     {
         const HttpResult r = post(QStringLiteral("/v2/sandboxes"), body);
         return r.status == 201 ? r.object() : QJsonObject();
@@ -110,10 +115,11 @@ public:
         do {
             QString path = QStringLiteral("/v2/sandboxes?state=running,paused&limit=100");
             if (!token.isEmpty())
-                path += QStringLiteral("&nextToken=") + QString::fromLatin1(QUrl::toPercentEncoding(token));
+                path += QStringLiteral("&nextToken=")
+                    + QString::fromLatin1(QUrl::toPercentEncoding(token));
             const HttpResult r = get(path);
             if (r.status != 200)
-                return {QStringLiteral("<list failed>")};
+                return { QStringLiteral("<list failed>") };
             for (const QJsonValue &v : r.array())
                 ids.append(v.toObject().value(QStringLiteral("sandboxID")).toString());
             token = QString::fromLatin1(r.header("X-Next-Token"));
@@ -152,13 +158,15 @@ inline RawExchange rawExchange(quint16 port, const QByteArray &request, int time
     return result;
 }
 
-inline QByteArray rawRequest(const QByteArray &method, const QByteArray &path, const QString &apiKey,
-                             const QByteArray &body = {})
+inline QByteArray rawRequest(const QByteArray &method, const QByteArray &path,
+    const QString &apiKey, const QByteArray &body = {})
 {
-    QByteArray out = method + ' ' + path + " HTTP/1.1\r\nHost: 127.0.0.1\r\nConnection: close\r\nX-API-Key: "
-                     + apiKey.toUtf8() + "\r\n";
+    QByteArray out = method + ' ' + path
+        + " HTTP/1.1\r\nHost: 127.0.0.1\r\nConnection: close\r\nX-API-Key: " + apiKey.toUtf8()
+        + "\r\n";
     if (!body.isEmpty())
-        out += "Content-Type: application/json\r\nContent-Length: " + QByteArray::number(body.size()) + "\r\n";
+        out += "Content-Type: application/json\r\nContent-Length: "
+            + QByteArray::number(body.size()) + "\r\n";
     out += "\r\n" + body;
     return out;
 }

@@ -13,9 +13,10 @@ using namespace sd::test;
 
 namespace {
 
-QJsonObject createBody(const QString &templateId, const QJsonObject &metadata = {}, int timeout = -1)
+QJsonObject createBody(
+    const QString &templateId, const QJsonObject &metadata = {}, int timeout = -1)
 {
-    QJsonObject body{{QStringLiteral("templateID"), templateId}};
+    QJsonObject body { { QStringLiteral("templateID"), templateId } };
     if (!metadata.isEmpty())
         body.insert(QStringLiteral("metadata"), metadata);
     if (timeout >= 0)
@@ -40,7 +41,11 @@ QStringList eventNames(const QJsonArray &entries)
 {
     QStringList out;
     for (const QJsonValue &v : entries)
-        out.append(v.toObject().value(QStringLiteral("fields")).toObject().value(QStringLiteral("event")).toString());
+        out.append(v.toObject()
+                       .value(QStringLiteral("fields"))
+                       .toObject()
+                       .value(QStringLiteral("event"))
+                       .toString());
     return out;
 }
 
@@ -53,7 +58,7 @@ QByteArray readOneResponse(QTcpSocket &socket)
         const qsizetype headerEnd = data.indexOf("\r\n\r\n");
         if (headerEnd >= 0) {
             const QRegularExpression lengthRe(QStringLiteral("Content-Length: (\\d+)"),
-                                              QRegularExpression::CaseInsensitiveOption);
+                QRegularExpression::CaseInsensitiveOption);
             const auto m = lengthRe.match(QString::fromLatin1(data.left(headerEnd)));
             const qsizetype length = m.hasMatch() ? m.captured(1).toLongLong() : 0;
             if (data.size() >= headerEnd + 4 + length)
@@ -138,7 +143,8 @@ void TestLocalApi::health()
     const QJsonObject body = r.object();
     QCOMPARE(body.value(QStringLiteral("status")).toString(), QStringLiteral("ok"));
     const QString isolation = body.value(QStringLiteral("isolation")).toString();
-    QVERIFY2(isolation == QLatin1String("bwrap") || isolation == QLatin1String("none"), qPrintable(isolation));
+    QVERIFY2(isolation == QLatin1String("bwrap") || isolation == QLatin1String("none"),
+        qPrintable(isolation));
     QVERIFY(!body.value(QStringLiteral("version")).toString().isEmpty());
 }
 
@@ -152,12 +158,12 @@ void TestLocalApi::templates()
     for (const QJsonValue &v : list) {
         const QJsonObject t = v.toObject();
         names.append(t.value(QStringLiteral("templateID")).toString());
-        for (const char *field : {"buildID", "cpuCount", "memoryMB", "diskSizeMB", "public", "aliases", "names",
-                                  "createdAt", "updatedAt", "envdVersion", "buildStatus"})
+        for (const char *field : { "buildID", "cpuCount", "memoryMB", "diskSizeMB", "public",
+                 "aliases", "names", "createdAt", "updatedAt", "envdVersion", "buildStatus" })
             QVERIFY2(t.contains(QLatin1String(field)), field);
         QVERIFY(t.value(QStringLiteral("cpuCount")).toInt() >= 1);
     }
-    QCOMPARE(names, (QStringList{QStringLiteral("base"), QStringLiteral("mcp-gateway")}));
+    QCOMPARE(names, (QStringList { QStringLiteral("base"), QStringLiteral("mcp-gateway") }));
 }
 
 void TestLocalApi::create_data()
@@ -170,12 +176,14 @@ void TestLocalApi::create_data()
 void TestLocalApi::create()
 {
     QFETCH(QString, path);
-    const QJsonObject metadata{{QStringLiteral("owner"), QStringLiteral("probe")}, {QStringLiteral("a b"), QStringLiteral("c&d")}};
+    const QJsonObject metadata { { QStringLiteral("owner"), QStringLiteral("probe") },
+        { QStringLiteral("a b"), QStringLiteral("c&d") } };
     const HttpResult r = m_client->post(path, createBody(QStringLiteral("base"), metadata, 60));
     QCOMPARE(r.status, 201);
     const QJsonObject sandbox = r.object();
     const QString id = sandbox.value(QStringLiteral("sandboxID")).toString();
-    QVERIFY2(QRegularExpression(QStringLiteral("^[a-z0-9]{20}$")).match(id).hasMatch(), qPrintable(id));
+    QVERIFY2(
+        QRegularExpression(QStringLiteral("^[a-z0-9]{20}$")).match(id).hasMatch(), qPrintable(id));
     QCOMPARE(sandbox.value(QStringLiteral("templateID")).toString(), QStringLiteral("base"));
     QVERIFY(!sandbox.value(QStringLiteral("clientID")).toString().isEmpty());
     QCOMPARE(sandbox.value(QStringLiteral("envdVersion")).toString(), QStringLiteral("0.2.0"));
@@ -215,8 +223,13 @@ void TestLocalApi::createDefaultsTimeout()
 {
     QFETCH(int, timeout);
     const QJsonObject sandbox = m_client->create(createBody(QStringLiteral("base"), {}, timeout));
-    const QJsonObject d = m_client->get(QStringLiteral("/sandboxes/") + sandbox.value(QStringLiteral("sandboxID")).toString()).object();
-    QCOMPARE(isoTime(d.value(QStringLiteral("startedAt"))).secsTo(isoTime(d.value(QStringLiteral("endAt")))), 300);
+    const QJsonObject d = m_client
+                              ->get(QStringLiteral("/sandboxes/")
+                                  + sandbox.value(QStringLiteral("sandboxID")).toString())
+                              .object();
+    QCOMPARE(isoTime(d.value(QStringLiteral("startedAt")))
+                 .secsTo(isoTime(d.value(QStringLiteral("endAt")))),
+        300);
 }
 
 void TestLocalApi::createByTemplateAlias()
@@ -231,25 +244,39 @@ void TestLocalApi::listFilters_data()
     // owner=bob), c (base, owner=alice, team=blue, paused).
     QTest::addColumn<QString>("query");
     QTest::addColumn<QStringList>("expected");
-    const auto names = [](const char *list) { return QString::fromLatin1(list).split(QLatin1Char(','), Qt::SkipEmptyParts); };
-    QTest::newRow("v2 no filter lists both states") << QStringLiteral("/v2/sandboxes") << names("a,b,c");
-    QTest::newRow("v2 metadata one pair") << QStringLiteral("/v2/sandboxes?metadata=owner%3Dalice") << names("a,c");
-    QTest::newRow("v2 metadata all pairs must match") << QStringLiteral("/v2/sandboxes?metadata=owner%3Dalice%26team%3Dred")
-                                                       << names("a");
-    QTest::newRow("v2 metadata value mismatch") << QStringLiteral("/v2/sandboxes?metadata=owner%3Dcarol") << names("");
-    QTest::newRow("v2 metadata SDK double encoding") << QStringLiteral("/v2/sandboxes?metadata=note%3Dx%2526y")
-                                                      << names("b");
-    QTest::newRow("v2 state running") << QStringLiteral("/v2/sandboxes?state=running") << names("a,b");
+    const auto names = [](const char *list) {
+        return QString::fromLatin1(list).split(QLatin1Char(','), Qt::SkipEmptyParts);
+    };
+    QTest::newRow("v2 no filter lists both states")
+        << QStringLiteral("/v2/sandboxes") << names("a,b,c");
+    QTest::newRow("v2 metadata one pair")
+        << QStringLiteral("/v2/sandboxes?metadata=owner%3Dalice") << names("a,c");
+    QTest::newRow("v2 metadata all pairs must match")
+        << QStringLiteral("/v2/sandboxes?metadata=owner%3Dalice%26team%3Dred") << names("a");
+    QTest::newRow("v2 metadata value mismatch")
+        << QStringLiteral("/v2/sandboxes?metadata=owner%3Dcarol") << names("");
+    QTest::newRow("v2 metadata SDK double encoding")
+        << QStringLiteral("/v2/sandboxes?metadata=note%3Dx%2526y") << names("b");
+    QTest::newRow("v2 state running")
+        << QStringLiteral("/v2/sandboxes?state=running") << names("a,b");
     QTest::newRow("v2 state paused") << QStringLiteral("/v2/sandboxes?state=paused") << names("c");
-    QTest::newRow("v2 state running,paused") << QStringLiteral("/v2/sandboxes?state=running,paused") << names("a,b,c");
-    QTest::newRow("v2 state and metadata") << QStringLiteral("/v2/sandboxes?state=running&metadata=owner%3Dalice") << names("a");
-    QTest::newRow("v2 template") << QStringLiteral("/v2/sandboxes?template=mcp-gateway") << names("b");
-    QTest::newRow("v2 template base") << QStringLiteral("/v2/sandboxes?template=base") << names("a,c");
-    QTest::newRow("v2 startedAfter far past") << QStringLiteral("/v2/sandboxes?startedAfter=2000-01-01T00:00:00Z") << names("a,b,c");
-    QTest::newRow("v2 startedAfter far future") << QStringLiteral("/v2/sandboxes?startedAfter=2999-01-01T00:00:00Z") << names("");
-    QTest::newRow("v2 startedAfter c") << QStringLiteral("/v2/sandboxes?startedAfter={c.startedAt}") << names("c+");
+    QTest::newRow("v2 state running,paused")
+        << QStringLiteral("/v2/sandboxes?state=running,paused") << names("a,b,c");
+    QTest::newRow("v2 state and metadata")
+        << QStringLiteral("/v2/sandboxes?state=running&metadata=owner%3Dalice") << names("a");
+    QTest::newRow("v2 template") << QStringLiteral("/v2/sandboxes?template=mcp-gateway")
+                                 << names("b");
+    QTest::newRow("v2 template base")
+        << QStringLiteral("/v2/sandboxes?template=base") << names("a,c");
+    QTest::newRow("v2 startedAfter far past")
+        << QStringLiteral("/v2/sandboxes?startedAfter=2000-01-01T00:00:00Z") << names("a,b,c");
+    QTest::newRow("v2 startedAfter far future")
+        << QStringLiteral("/v2/sandboxes?startedAfter=2999-01-01T00:00:00Z") << names("");
+    QTest::newRow("v2 startedAfter c")
+        << QStringLiteral("/v2/sandboxes?startedAfter={c.startedAt}") << names("c+");
     QTest::newRow("v1 lists running only") << QStringLiteral("/sandboxes") << names("a,b");
-    QTest::newRow("v1 metadata") << QStringLiteral("/sandboxes?metadata=owner%3Dalice") << names("a");
+    QTest::newRow("v1 metadata") << QStringLiteral("/sandboxes?metadata=owner%3Dalice")
+                                 << names("a");
     QTest::newRow("v1 state paused") << QStringLiteral("/sandboxes?state=paused") << names("c");
 }
 
@@ -263,20 +290,34 @@ void TestLocalApi::listFilters()
     const auto make = [&](const QString &name, const QString &tmpl, const QJsonObject &metadata) {
         const QJsonObject s = m_client->create(createBody(tmpl, metadata));
         idByName.insert(name, s.value(QStringLiteral("sandboxID")).toString());
-        const QJsonObject d = m_client->get(QStringLiteral("/sandboxes/") + idByName.value(name)).object();
+        const QJsonObject d
+            = m_client->get(QStringLiteral("/sandboxes/") + idByName.value(name)).object();
         startedByName.insert(name, isoTime(d.value(QStringLiteral("startedAt"))));
     };
-    make(QStringLiteral("a"), QStringLiteral("base"), {{QStringLiteral("owner"), QStringLiteral("alice")}, {QStringLiteral("team"), QStringLiteral("red")}});
-    make(QStringLiteral("b"), QStringLiteral("mcp-gateway"), {{QStringLiteral("owner"), QStringLiteral("bob")}, {QStringLiteral("note"), QStringLiteral("x&y")}});
-    make(QStringLiteral("c"), QStringLiteral("base"), {{QStringLiteral("owner"), QStringLiteral("alice")}, {QStringLiteral("team"), QStringLiteral("blue")}});
-    QCOMPARE(m_client->post(QStringLiteral("/sandboxes/") + idByName.value(QStringLiteral("c")) + QStringLiteral("/pause"), {}).status, 204);
+    make(QStringLiteral("a"), QStringLiteral("base"),
+        { { QStringLiteral("owner"), QStringLiteral("alice") },
+            { QStringLiteral("team"), QStringLiteral("red") } });
+    make(QStringLiteral("b"), QStringLiteral("mcp-gateway"),
+        { { QStringLiteral("owner"), QStringLiteral("bob") },
+            { QStringLiteral("note"), QStringLiteral("x&y") } });
+    make(QStringLiteral("c"), QStringLiteral("base"),
+        { { QStringLiteral("owner"), QStringLiteral("alice") },
+            { QStringLiteral("team"), QStringLiteral("blue") } });
+    QCOMPARE(m_client
+                 ->post(QStringLiteral("/sandboxes/") + idByName.value(QStringLiteral("c"))
+                         + QStringLiteral("/pause"),
+                     {})
+                 .status,
+        204);
 
-    if (expected == QStringList{QStringLiteral("c+")}) {
+    if (expected == QStringList { QStringLiteral("c+") }) {
         // Everything started at or after c (a and b may share its millisecond).
         const QDateTime t = startedByName.value(QStringLiteral("c"));
-        query.replace(QStringLiteral("{c.startedAt}"), QString::fromLatin1(QUrl::toPercentEncoding(t.toString(Qt::ISODateWithMs))));
+        query.replace(QStringLiteral("{c.startedAt}"),
+            QString::fromLatin1(QUrl::toPercentEncoding(t.toString(Qt::ISODateWithMs))));
         expected.clear();
-        for (const QString &name : {QStringLiteral("a"), QStringLiteral("b"), QStringLiteral("c")}) {
+        for (const QString &name :
+            { QStringLiteral("a"), QStringLiteral("b"), QStringLiteral("c") }) {
             if (startedByName.value(name) >= t)
                 expected.append(name);
         }
@@ -308,7 +349,9 @@ void TestLocalApi::listOrder()
     QStringList created;
     for (int i = 0; i < 5; ++i)
         created.append(m_client->create().value(QStringLiteral("sandboxID")).toString());
-    const HttpResult r = m_client->get(order.isEmpty() ? QStringLiteral("/v2/sandboxes") : QStringLiteral("/v2/sandboxes?order=") + order);
+    const HttpResult r
+        = m_client->get(order.isEmpty() ? QStringLiteral("/v2/sandboxes")
+                                        : QStringLiteral("/v2/sandboxes?order=") + order);
     QCOMPARE(r.status, 200);
     QStringList expected = created;
     if (!ascending)
@@ -351,8 +394,11 @@ void TestLocalApi::pagination()
     QFETCH(QString, order);
     QSet<QString> created;
     for (int i = 0; i < 250; ++i) {
-        const QString id = m_client->create(createBody(QStringLiteral("base"), {{QStringLiteral("batch"), QStringLiteral("p")}}))
-                               .value(QStringLiteral("sandboxID")).toString();
+        const QString id = m_client
+                               ->create(createBody(QStringLiteral("base"),
+                                   { { QStringLiteral("batch"), QStringLiteral("p") } }))
+                               .value(QStringLiteral("sandboxID"))
+                               .toString();
         QVERIFY(!id.isEmpty());
         created.insert(id);
     }
@@ -362,9 +408,12 @@ void TestLocalApi::pagination()
     QList<int> pageSizes;
     QString token;
     do {
-        QString path = QStringLiteral("/v2/sandboxes?metadata=batch%3Dp&state=running,paused&limit=100&order=") + order;
+        QString path = QStringLiteral(
+                           "/v2/sandboxes?metadata=batch%3Dp&state=running,paused&limit=100&order=")
+            + order;
         if (!token.isEmpty())
-            path += QStringLiteral("&nextToken=") + QString::fromLatin1(QUrl::toPercentEncoding(token));
+            path += QStringLiteral("&nextToken=")
+                + QString::fromLatin1(QUrl::toPercentEncoding(token));
         const HttpResult r = m_client->get(path);
         QCOMPARE(r.status, 200);
         QCOMPARE(r.header("X-Total-Running"), QByteArray("250"));
@@ -374,9 +423,9 @@ void TestLocalApi::pagination()
         QVERIFY(pageSizes.size() <= 3);
     } while (!token.isEmpty());
 
-    QCOMPARE(pageSizes, (QList<int>{100, 100, 50}));
+    QCOMPARE(pageSizes, (QList<int> { 100, 100, 50 }));
     QCOMPARE(QSet<QString>(seen.begin(), seen.end()), created); // none missing
-    QCOMPARE(seen.size(), 250);                                  // none twice
+    QCOMPARE(seen.size(), 250); // none twice
 }
 
 void TestLocalApi::paginationSurvivesKillsBetweenPages()
@@ -391,7 +440,8 @@ void TestLocalApi::paginationSurvivesKillsBetweenPages()
     // Kill the last of page one and the first of page two before asking for page two.
     QCOMPARE(m_client->del(QStringLiteral("/sandboxes/") + created.at(9)).status, 204);
     QCOMPARE(m_client->del(QStringLiteral("/sandboxes/") + created.at(10)).status, 204);
-    r = m_client->get(QStringLiteral("/v2/sandboxes?order=asc&limit=10&nextToken=") + QString::fromLatin1(QUrl::toPercentEncoding(token)));
+    r = m_client->get(QStringLiteral("/v2/sandboxes?order=asc&limit=10&nextToken=")
+        + QString::fromLatin1(QUrl::toPercentEncoding(token)));
     QCOMPARE(r.status, 200);
     QCOMPARE(ids(r.array()), created.mid(11, 10));
 }
@@ -406,26 +456,43 @@ void TestLocalApi::getUnknown()
 
 void TestLocalApi::setTimeout()
 {
-    const QString id = m_client->create(createBody(QStringLiteral("base"), {}, 60)).value(QStringLiteral("sandboxID")).toString();
+    const QString id = m_client->create(createBody(QStringLiteral("base"), {}, 60))
+                           .value(QStringLiteral("sandboxID"))
+                           .toString();
     const QDateTime before = QDateTime::currentDateTimeUtc();
-    QCOMPARE(m_client->post(QStringLiteral("/sandboxes/%1/timeout").arg(id), {{QStringLiteral("timeout"), 3600}}).status, 204);
+    QCOMPARE(m_client
+                 ->post(QStringLiteral("/sandboxes/%1/timeout").arg(id),
+                     { { QStringLiteral("timeout"), 3600 } })
+                 .status,
+        204);
     const QDateTime after = QDateTime::currentDateTimeUtc();
     const QJsonObject d = m_client->get(QStringLiteral("/sandboxes/") + id).object();
     const QDateTime endAt = isoTime(d.value(QStringLiteral("endAt")));
     // Measured from the time of the request.
     QVERIFY(endAt >= before.addSecs(3600).addMSecs(-5));
     QVERIFY(endAt <= after.addSecs(3600).addMSecs(5));
-    const QJsonArray logs = m_client->get(QStringLiteral("/v2/sandboxes/%1/logs").arg(id)).object().value(QStringLiteral("logs")).toArray();
+    const QJsonArray logs = m_client->get(QStringLiteral("/v2/sandboxes/%1/logs").arg(id))
+                                .object()
+                                .value(QStringLiteral("logs"))
+                                .toArray();
     QVERIFY(eventNames(logs).contains(QStringLiteral("timeout changed")));
-    QCOMPARE(m_client->post(QStringLiteral("/sandboxes/aaaaaaaaaaaaaaaaaaaa/timeout"), {{QStringLiteral("timeout"), 10}}).status, 404);
+    QCOMPARE(m_client
+                 ->post(QStringLiteral("/sandboxes/aaaaaaaaaaaaaaaaaaaa/timeout"),
+                     { { QStringLiteral("timeout"), 10 } })
+                 .status,
+        404);
 }
 
 void TestLocalApi::expiresAtEndAt()
 {
-    const QString id = m_client->create(createBody(QStringLiteral("base"), {}, 1)).value(QStringLiteral("sandboxID")).toString();
-    const QString keeper = m_client->create(createBody(QStringLiteral("base"), {}, 600)).value(QStringLiteral("sandboxID")).toString();
+    const QString id = m_client->create(createBody(QStringLiteral("base"), {}, 1))
+                           .value(QStringLiteral("sandboxID"))
+                           .toString();
+    const QString keeper = m_client->create(createBody(QStringLiteral("base"), {}, 600))
+                               .value(QStringLiteral("sandboxID"))
+                               .toString();
     QTRY_COMPARE_WITH_TIMEOUT(m_client->get(QStringLiteral("/sandboxes/") + id).status, 404, 30000);
-    QCOMPARE(m_client->allIds(), QStringList{keeper});
+    QCOMPARE(m_client->allIds(), QStringList { keeper });
     // The lifecycle stays readable after the end.
     const HttpResult logs = m_client->get(QStringLiteral("/v2/sandboxes/%1/logs").arg(id));
     QCOMPARE(logs.status, 200);
@@ -437,24 +504,41 @@ void TestLocalApi::expiresAtEndAt()
 
 void TestLocalApi::pausedDoesNotExpire()
 {
-    const QString paused = m_client->create(createBody(QStringLiteral("base"), {}, 2)).value(QStringLiteral("sandboxID")).toString();
+    const QString paused = m_client->create(createBody(QStringLiteral("base"), {}, 2))
+                               .value(QStringLiteral("sandboxID"))
+                               .toString();
     QCOMPARE(m_client->post(QStringLiteral("/sandboxes/%1/pause").arg(paused), {}).status, 204);
     // A witness created later with a longer timeout: once it is gone, the paused one's
     // own end time has certainly passed.
-    const QString witness = m_client->create(createBody(QStringLiteral("base"), {}, 3)).value(QStringLiteral("sandboxID")).toString();
-    QTRY_COMPARE_WITH_TIMEOUT(m_client->get(QStringLiteral("/sandboxes/") + witness).status, 404, 30000);
+    const QString witness = m_client->create(createBody(QStringLiteral("base"), {}, 3))
+                                .value(QStringLiteral("sandboxID"))
+                                .toString();
+    QTRY_COMPARE_WITH_TIMEOUT(
+        m_client->get(QStringLiteral("/sandboxes/") + witness).status, 404, 30000);
     const HttpResult d = m_client->get(QStringLiteral("/sandboxes/") + paused);
     QCOMPARE(d.status, 200);
     QCOMPARE(d.object().value(QStringLiteral("state")).toString(), QStringLiteral("paused"));
 
-    const HttpResult resumed = m_client->post(QStringLiteral("/sandboxes/%1/resume").arg(paused), {{QStringLiteral("timeout"), 1}});
+    const HttpResult resumed = m_client->post(
+        QStringLiteral("/sandboxes/%1/resume").arg(paused), { { QStringLiteral("timeout"), 1 } });
     QCOMPARE(resumed.status, 201);
     QCOMPARE(resumed.object().value(QStringLiteral("sandboxID")).toString(), paused);
-    QCOMPARE(m_client->get(QStringLiteral("/sandboxes/") + paused).object().value(QStringLiteral("state")).toString(), QStringLiteral("running"));
+    QCOMPARE(m_client->get(QStringLiteral("/sandboxes/") + paused)
+                 .object()
+                 .value(QStringLiteral("state"))
+                 .toString(),
+        QStringLiteral("running"));
     // Running again, it expires.
-    QTRY_COMPARE_WITH_TIMEOUT(m_client->get(QStringLiteral("/sandboxes/") + paused).status, 404, 30000);
-    const QStringList events = eventNames(m_client->get(QStringLiteral("/v2/sandboxes/%1/logs").arg(paused)).object().value(QStringLiteral("logs")).toArray());
-    QCOMPARE(events, (QStringList{QStringLiteral("created"), QStringLiteral("paused"), QStringLiteral("resumed"), QStringLiteral("expired")}));
+    QTRY_COMPARE_WITH_TIMEOUT(
+        m_client->get(QStringLiteral("/sandboxes/") + paused).status, 404, 30000);
+    const QStringList events
+        = eventNames(m_client->get(QStringLiteral("/v2/sandboxes/%1/logs").arg(paused))
+                         .object()
+                         .value(QStringLiteral("logs"))
+                         .toArray());
+    QCOMPARE(events,
+        (QStringList { QStringLiteral("created"), QStringLiteral("paused"),
+            QStringLiteral("resumed"), QStringLiteral("expired") }));
 }
 
 void TestLocalApi::pauseResumeConflicts()
@@ -467,8 +551,10 @@ void TestLocalApi::pauseResumeConflicts()
     r = m_client->post(QStringLiteral("/sandboxes/%1/pause").arg(id), {});
     QCOMPARE(r.status, 409);
     QVERIFY(r.message().contains(QStringLiteral("paused")));
-    QCOMPARE(m_client->post(QStringLiteral("/sandboxes/aaaaaaaaaaaaaaaaaaaa/pause"), {}).status, 404);
-    QCOMPARE(m_client->post(QStringLiteral("/sandboxes/aaaaaaaaaaaaaaaaaaaa/resume"), {}).status, 404);
+    QCOMPARE(
+        m_client->post(QStringLiteral("/sandboxes/aaaaaaaaaaaaaaaaaaaa/pause"), {}).status, 404);
+    QCOMPARE(
+        m_client->post(QStringLiteral("/sandboxes/aaaaaaaaaaaaaaaaaaaa/resume"), {}).status, 404);
     // Resume without a body restores the paused sandbox.
     r = m_client->send("POST", QStringLiteral("/sandboxes/%1/resume").arg(id));
     QCOMPARE(r.status, 201);
@@ -485,28 +571,42 @@ void TestLocalApi::connect_data()
 void TestLocalApi::connect()
 {
     QFETCH(QString, prefix);
-    const QString id = m_client->create(createBody(QStringLiteral("base"), {}, 600)).value(QStringLiteral("sandboxID")).toString();
+    const QString id = m_client->create(createBody(QStringLiteral("base"), {}, 600))
+                           .value(QStringLiteral("sandboxID"))
+                           .toString();
     const QString path = prefix + QStringLiteral("/sandboxes/%1/connect").arg(id);
-    const auto endAt = [&] { return isoTime(m_client->get(QStringLiteral("/sandboxes/") + id).object().value(QStringLiteral("endAt"))); };
+    const auto endAt = [&] {
+        return isoTime(m_client->get(QStringLiteral("/sandboxes/") + id)
+                           .object()
+                           .value(QStringLiteral("endAt")));
+    };
 
     // Running: 200, and a shorter timeout never shortens the sandbox's life.
     const QDateTime original = endAt();
-    HttpResult r = m_client->post(path, {{QStringLiteral("timeout"), 10}});
+    HttpResult r = m_client->post(path, { { QStringLiteral("timeout"), 10 } });
     QCOMPARE(r.status, 200);
     QCOMPARE(r.object().value(QStringLiteral("sandboxID")).toString(), id);
     QVERIFY(!r.object().value(QStringLiteral("envdAccessToken")).toString().isEmpty());
     QCOMPARE(endAt(), original);
     // A longer one extends it.
-    r = m_client->post(path, {{QStringLiteral("timeout"), 7200}});
+    r = m_client->post(path, { { QStringLiteral("timeout"), 7200 } });
     QCOMPARE(r.status, 200);
     QVERIFY(endAt() > original.addSecs(3600));
 
     // Paused: resumed, 201.
     QCOMPARE(m_client->post(QStringLiteral("/sandboxes/%1/pause").arg(id), {}).status, 204);
-    r = m_client->post(path, {{QStringLiteral("timeout"), 60}});
+    r = m_client->post(path, { { QStringLiteral("timeout"), 60 } });
     QCOMPARE(r.status, 201);
-    QCOMPARE(m_client->get(QStringLiteral("/sandboxes/") + id).object().value(QStringLiteral("state")).toString(), QStringLiteral("running"));
-    QCOMPARE(m_client->post(prefix + QStringLiteral("/sandboxes/aaaaaaaaaaaaaaaaaaaa/connect"), {{QStringLiteral("timeout"), 60}}).status, 404);
+    QCOMPARE(m_client->get(QStringLiteral("/sandboxes/") + id)
+                 .object()
+                 .value(QStringLiteral("state"))
+                 .toString(),
+        QStringLiteral("running"));
+    QCOMPARE(m_client
+                 ->post(prefix + QStringLiteral("/sandboxes/aaaaaaaaaaaaaaaaaaaa/connect"),
+                     { { QStringLiteral("timeout"), 60 } })
+                 .status,
+        404);
 }
 
 void TestLocalApi::kill()
@@ -517,9 +617,13 @@ void TestLocalApi::kill()
     QCOMPARE(r.status, 204);
     QVERIFY(r.body.isEmpty());
     QCOMPARE(m_client->get(QStringLiteral("/sandboxes/") + id).status, 404);
-    QCOMPARE(m_client->allIds(), QStringList{other});
-    const QStringList events = eventNames(m_client->get(QStringLiteral("/v2/sandboxes/%1/logs").arg(id)).object().value(QStringLiteral("logs")).toArray());
-    QCOMPARE(events, (QStringList{QStringLiteral("created"), QStringLiteral("killed")}));
+    QCOMPARE(m_client->allIds(), QStringList { other });
+    const QStringList events
+        = eventNames(m_client->get(QStringLiteral("/v2/sandboxes/%1/logs").arg(id))
+                         .object()
+                         .value(QStringLiteral("logs"))
+                         .toArray());
+    QCOMPARE(events, (QStringList { QStringLiteral("created"), QStringLiteral("killed") }));
     QCOMPARE(m_client->del(QStringLiteral("/sandboxes/") + id).status, 404); // twice: already gone
 }
 
@@ -535,7 +639,11 @@ void TestLocalApi::logsV1AndV2()
 {
     const QString id = m_client->create().value(QStringLiteral("sandboxID")).toString();
     QCOMPARE(m_client->post(QStringLiteral("/sandboxes/%1/pause").arg(id), {}).status, 204);
-    QCOMPARE(m_client->post(QStringLiteral("/sandboxes/%1/resume").arg(id), {{QStringLiteral("timeout"), 60}}).status, 201);
+    QCOMPARE(m_client
+                 ->post(QStringLiteral("/sandboxes/%1/resume").arg(id),
+                     { { QStringLiteral("timeout"), 60 } })
+                 .status,
+        201);
 
     const HttpResult v1 = m_client->get(QStringLiteral("/sandboxes/%1/logs").arg(id));
     QCOMPARE(v1.status, 200);
@@ -549,14 +657,18 @@ void TestLocalApi::logsV1AndV2()
     const HttpResult v2 = m_client->get(QStringLiteral("/v2/sandboxes/%1/logs").arg(id));
     QCOMPARE(v2.status, 200);
     const QJsonArray v2Entries = v2.object().value(QStringLiteral("logs")).toArray();
-    QCOMPARE(eventNames(v2Entries), (QStringList{QStringLiteral("created"), QStringLiteral("paused"), QStringLiteral("resumed")}));
+    QCOMPARE(eventNames(v2Entries),
+        (QStringList {
+            QStringLiteral("created"), QStringLiteral("paused"), QStringLiteral("resumed") }));
     const QJsonObject first = v2Entries.at(0).toObject();
     QCOMPARE(first.value(QStringLiteral("level")).toString(), QStringLiteral("info"));
     QVERIFY(!first.value(QStringLiteral("message")).toString().isEmpty());
     QVERIFY(isoTime(first.value(QStringLiteral("timestamp"))).isValid());
 
-    const HttpResult backward = m_client->get(QStringLiteral("/v2/sandboxes/%1/logs?direction=backward&limit=1").arg(id));
-    QCOMPARE(eventNames(backward.object().value(QStringLiteral("logs")).toArray()), QStringList{QStringLiteral("resumed")});
+    const HttpResult backward
+        = m_client->get(QStringLiteral("/v2/sandboxes/%1/logs?direction=backward&limit=1").arg(id));
+    QCOMPARE(eventNames(backward.object().value(QStringLiteral("logs")).toArray()),
+        QStringList { QStringLiteral("resumed") });
     QCOMPARE(m_client->get(QStringLiteral("/v2/sandboxes/aaaaaaaaaaaaaaaaaaaa/logs")).status, 404);
     QCOMPARE(m_client->get(QStringLiteral("/sandboxes/aaaaaaaaaaaaaaaaaaaa/logs")).status, 404);
 }
@@ -572,38 +684,95 @@ void TestLocalApi::badRequests_data()
     QTest::addColumn<QString>("field");
 
     const QString v2 = QStringLiteral("/v2/sandboxes");
-    QTest::newRow("create: body not JSON") << QByteArray("POST") << v2 << QByteArray("{\"templateID\": ") << 400 << "body";
-    QTest::newRow("create: body an array") << QByteArray("POST") << v2 << QByteArray("[]") << 400 << "body";
-    QTest::newRow("create: empty body") << QByteArray("POST") << v2 << QByteArray("") << 400 << "body";
-    QTest::newRow("create: templateID missing") << QByteArray("POST") << v2 << QByteArray("{\"timeout\":10}") << 400 << "templateID";
-    QTest::newRow("create: templateID not a string") << QByteArray("POST") << v2 << QByteArray("{\"templateID\":5}") << 400 << "templateID";
-    QTest::newRow("create: unknown template is 404") << QByteArray("POST") << v2 << QByteArray("{\"templateID\":\"nope\"}") << 404 << "nope";
-    QTest::newRow("create: timeout negative") << QByteArray("POST") << v2 << QByteArray("{\"templateID\":\"base\",\"timeout\":-1}") << 400 << "timeout";
-    QTest::newRow("create: timeout over 24 h") << QByteArray("POST") << v2 << QByteArray("{\"templateID\":\"base\",\"timeout\":86401}") << 400 << "timeout";
-    QTest::newRow("create: timeout a string") << QByteArray("POST") << v2 << QByteArray("{\"templateID\":\"base\",\"timeout\":\"10\"}") << 400 << "timeout";
-    QTest::newRow("create: timeout fractional") << QByteArray("POST") << v2 << QByteArray("{\"templateID\":\"base\",\"timeout\":1.5}") << 400 << "timeout";
-    QTest::newRow("create: metadata value a number") << QByteArray("POST") << v2 << QByteArray("{\"templateID\":\"base\",\"metadata\":{\"a\":1}}") << 400 << "metadata";
-    QTest::newRow("create: metadata not an object") << QByteArray("POST") << v2 << QByteArray("{\"templateID\":\"base\",\"metadata\":\"a=b\"}") << 400 << "metadata";
-    QTest::newRow("create: envVars value not a string") << QByteArray("POST") << v2 << QByteArray("{\"templateID\":\"base\",\"envVars\":{\"A\":true}}") << 400 << "envVars";
-    QTest::newRow("create: allow_internet_access not a boolean") << QByteArray("POST") << v2 << QByteArray("{\"templateID\":\"base\",\"allow_internet_access\":\"yes\"}") << 400 << "allow_internet_access";
-    QTest::newRow("create v1: timeout negative") << QByteArray("POST") << QStringLiteral("/sandboxes") << QByteArray("{\"templateID\":\"base\",\"timeout\":-5}") << 400 << "timeout";
-    QTest::newRow("create v1: templateID missing") << QByteArray("POST") << QStringLiteral("/sandboxes") << QByteArray("{}") << 400 << "templateID";
-    QTest::newRow("list: limit 0") << QByteArray("GET") << QStringLiteral("/v2/sandboxes?limit=0") << QByteArray() << 400 << "limit";
-    QTest::newRow("list: limit 101") << QByteArray("GET") << QStringLiteral("/v2/sandboxes?limit=101") << QByteArray() << 400 << "limit";
-    QTest::newRow("list: limit not a number") << QByteArray("GET") << QStringLiteral("/v2/sandboxes?limit=ten") << QByteArray() << 400 << "limit";
-    QTest::newRow("list: nextToken not issued") << QByteArray("GET") << QStringLiteral("/v2/sandboxes?nextToken=made-up") << QByteArray() << 400 << "nextToken";
-    QTest::newRow("list: unknown state") << QByteArray("GET") << QStringLiteral("/v2/sandboxes?state=running,sleeping") << QByteArray() << 400 << "state";
-    QTest::newRow("list: unknown order") << QByteArray("GET") << QStringLiteral("/v2/sandboxes?order=up") << QByteArray() << 400 << "order";
-    QTest::newRow("list: startedAfter not a time") << QByteArray("GET") << QStringLiteral("/v2/sandboxes?startedAfter=yesterday") << QByteArray() << 400 << "startedAfter";
-    QTest::newRow("list: metadata not pairs") << QByteArray("GET") << QStringLiteral("/v2/sandboxes?metadata=justakey") << QByteArray() << 400 << "metadata";
-    QTest::newRow("list v1: limit 0") << QByteArray("GET") << QStringLiteral("/sandboxes?limit=0") << QByteArray() << 400 << "limit";
-    QTest::newRow("timeout: negative") << QByteArray("POST") << QStringLiteral("/sandboxes/{id}/timeout") << QByteArray("{\"timeout\":-1}") << 400 << "timeout";
-    QTest::newRow("timeout: over 24 h") << QByteArray("POST") << QStringLiteral("/sandboxes/{id}/timeout") << QByteArray("{\"timeout\":90000}") << 400 << "timeout";
-    QTest::newRow("timeout: missing") << QByteArray("POST") << QStringLiteral("/sandboxes/{id}/timeout") << QByteArray("{}") << 400 << "timeout";
-    QTest::newRow("timeout: body not JSON") << QByteArray("POST") << QStringLiteral("/sandboxes/{id}/timeout") << QByteArray("timeout=5") << 400 << "body";
-    QTest::newRow("resume: timeout negative") << QByteArray("POST") << QStringLiteral("/sandboxes/{id}/resume") << QByteArray("{\"timeout\":-1}") << 400 << "timeout";
-    QTest::newRow("connect: timeout over 24 h") << QByteArray("POST") << QStringLiteral("/v2/sandboxes/{id}/connect") << QByteArray("{\"timeout\":86401}") << 400 << "timeout";
-    QTest::newRow("connect: body not JSON") << QByteArray("POST") << QStringLiteral("/sandboxes/{id}/connect") << QByteArray("{") << 400 << "body";
+    QTest::newRow("create: body not JSON")
+        << QByteArray("POST") << v2 << QByteArray("{\"templateID\": ") << 400 << "body";
+    QTest::newRow("create: body an array")
+        << QByteArray("POST") << v2 << QByteArray("[]") << 400 << "body";
+    QTest::newRow("create: empty body")
+        << QByteArray("POST") << v2 << QByteArray("") << 400 << "body";
+    QTest::newRow("create: templateID missing")
+        << QByteArray("POST") << v2 << QByteArray("{\"timeout\":10}") << 400 << "templateID";
+    QTest::newRow("create: templateID not a string")
+        << QByteArray("POST") << v2 << QByteArray("{\"templateID\":5}") << 400 << "templateID";
+    QTest::newRow("create: unknown template is 404")
+        << QByteArray("POST") << v2 << QByteArray("{\"templateID\":\"nope\"}") << 404 << "nope";
+    QTest::newRow("create: timeout negative")
+        << QByteArray("POST") << v2 << QByteArray("{\"templateID\":\"base\",\"timeout\":-1}") << 400
+        << "timeout";
+    QTest::newRow("create: timeout over 24 h")
+        << QByteArray("POST") << v2 << QByteArray("{\"templateID\":\"base\",\"timeout\":86401}")
+        << 400 << "timeout";
+    QTest::newRow("create: timeout a string")
+        << QByteArray("POST") << v2 << QByteArray("{\"templateID\":\"base\",\"timeout\":\"10\"}")
+        << 400 << "timeout";
+    QTest::newRow("create: timeout fractional")
+        << QByteArray("POST") << v2 << QByteArray("{\"templateID\":\"base\",\"timeout\":1.5}")
+        << 400 << "timeout";
+    QTest::newRow("create: metadata value a number")
+        << QByteArray("POST") << v2
+        << QByteArray("{\"templateID\":\"base\",\"metadata\":{\"a\":1}}") << 400 << "metadata";
+    QTest::newRow("create: metadata not an object")
+        << QByteArray("POST") << v2 << QByteArray("{\"templateID\":\"base\",\"metadata\":\"a=b\"}")
+        << 400 << "metadata";
+    QTest::newRow("create: envVars value not a string")
+        << QByteArray("POST") << v2
+        << QByteArray("{\"templateID\":\"base\",\"envVars\":{\"A\":true}}") << 400 << "envVars";
+    QTest::newRow("create: allow_internet_access not a boolean")
+        << QByteArray("POST") << v2
+        << QByteArray("{\"templateID\":\"base\",\"allow_internet_access\":\"yes\"}") << 400
+        << "allow_internet_access";
+    QTest::newRow("create v1: timeout negative")
+        << QByteArray("POST") << QStringLiteral("/sandboxes")
+        << QByteArray("{\"templateID\":\"base\",\"timeout\":-5}") << 400 << "timeout";
+    QTest::newRow("create v1: templateID missing")
+        << QByteArray("POST") << QStringLiteral("/sandboxes") << QByteArray("{}") << 400
+        << "templateID";
+    QTest::newRow("list: limit 0") << QByteArray("GET") << QStringLiteral("/v2/sandboxes?limit=0")
+                                   << QByteArray() << 400 << "limit";
+    QTest::newRow("list: limit 101")
+        << QByteArray("GET") << QStringLiteral("/v2/sandboxes?limit=101") << QByteArray() << 400
+        << "limit";
+    QTest::newRow("list: limit not a number")
+        << QByteArray("GET") << QStringLiteral("/v2/sandboxes?limit=ten") << QByteArray() << 400
+        << "limit";
+    QTest::newRow("list: nextToken not issued")
+        << QByteArray("GET") << QStringLiteral("/v2/sandboxes?nextToken=made-up") << QByteArray()
+        << 400 << "nextToken";
+    QTest::newRow("list: unknown state")
+        << QByteArray("GET") << QStringLiteral("/v2/sandboxes?state=running,sleeping")
+        << QByteArray() << 400 << "state";
+    QTest::newRow("list: unknown order")
+        << QByteArray("GET") << QStringLiteral("/v2/sandboxes?order=up") << QByteArray() << 400
+        << "order";
+    QTest::newRow("list: startedAfter not a time")
+        << QByteArray("GET") << QStringLiteral("/v2/sandboxes?startedAfter=yesterday")
+        << QByteArray() << 400 << "startedAfter";
+    QTest::newRow("list: metadata not pairs")
+        << QByteArray("GET") << QStringLiteral("/v2/sandboxes?metadata=justakey") << QByteArray()
+        << 400 << "metadata";
+    QTest::newRow("list v1: limit 0") << QByteArray("GET") << QStringLiteral("/sandboxes?limit=0")
+                                      << QByteArray() << 400 << "limit";
+    QTest::newRow("timeout: negative")
+        << QByteArray("POST") << QStringLiteral("/sandboxes/{id}/timeout")
+        << QByteArray("{\"timeout\":-1}") << 400 << "timeout";
+    QTest::newRow("timeout: over 24 h")
+        << QByteArray("POST") << QStringLiteral("/sandboxes/{id}/timeout")
+        << QByteArray("{\"timeout\":90000}") << 400 << "timeout";
+    QTest::newRow("timeout: missing")
+        << QByteArray("POST") << QStringLiteral("/sandboxes/{id}/timeout") << QByteArray("{}")
+        << 400 << "timeout";
+    QTest::newRow("timeout: body not JSON")
+        << QByteArray("POST") << QStringLiteral("/sandboxes/{id}/timeout")
+        << QByteArray("timeout=5") << 400 << "body";
+    QTest::newRow("resume: timeout negative")
+        << QByteArray("POST") << QStringLiteral("/sandboxes/{id}/resume")
+        << QByteArray("{\"timeout\":-1}") << 400 << "timeout";
+    QTest::newRow("connect: timeout over 24 h")
+        << QByteArray("POST") << QStringLiteral("/v2/sandboxes/{id}/connect")
+        << QByteArray("{\"timeout\":86401}") << 400 << "timeout";
+    QTest::newRow("connect: body not JSON")
+        << QByteArray("POST") << QStringLiteral("/sandboxes/{id}/connect") << QByteArray("{") << 400
+        << "body";
 }
 
 void TestLocalApi::badRequests()
@@ -614,7 +783,9 @@ void TestLocalApi::badRequests()
     QFETCH(int, status);
     QFETCH(QString, field);
 
-    const QString id = m_client->create(createBody(QStringLiteral("base"), {}, 600)).value(QStringLiteral("sandboxID")).toString();
+    const QString id = m_client->create(createBody(QStringLiteral("base"), {}, 600))
+                           .value(QStringLiteral("sandboxID"))
+                           .toString();
     const QByteArray before = m_client->get(QStringLiteral("/sandboxes/") + id).body;
     path.replace(QStringLiteral("{id}"), id);
 
@@ -623,7 +794,7 @@ void TestLocalApi::badRequests()
     QCOMPARE(r.object().value(QStringLiteral("code")).toInt(), status);
     QVERIFY2(r.message().contains(field), qPrintable(r.message()));
 
-    QCOMPARE(m_client->allIds(), QStringList{id});                         // nothing created
+    QCOMPARE(m_client->allIds(), QStringList { id }); // nothing created
     QCOMPARE(m_client->get(QStringLiteral("/sandboxes/") + id).body, before); // nothing changed
 }
 
@@ -636,27 +807,35 @@ void TestLocalApi::unauthorized_data()
 
     const QByteArray create = "{\"templateID\":\"base\"}";
     const QByteArray timeout = "{\"timeout\":5}";
-    struct Endpoint { const char *name; QByteArray method; QString path; QByteArray body; };
-    const QList<Endpoint> endpoints{
-        {"create v2", "POST", QStringLiteral("/v2/sandboxes"), create},
-        {"create v1", "POST", QStringLiteral("/sandboxes"), create},
-        {"list v2", "GET", QStringLiteral("/v2/sandboxes"), {}},
-        {"list v1", "GET", QStringLiteral("/sandboxes"), {}},
-        {"get", "GET", QStringLiteral("/sandboxes/{id}"), {}},
-        {"kill", "DELETE", QStringLiteral("/sandboxes/{id}"), {}},
-        {"timeout", "POST", QStringLiteral("/sandboxes/{id}/timeout"), timeout},
-        {"pause", "POST", QStringLiteral("/sandboxes/{id}/pause"), {}},
-        {"resume", "POST", QStringLiteral("/sandboxes/{id}/resume"), timeout},
-        {"connect", "POST", QStringLiteral("/sandboxes/{id}/connect"), timeout},
-        {"logs v1", "GET", QStringLiteral("/sandboxes/{id}/logs"), {}},
-        {"logs v2", "GET", QStringLiteral("/v2/sandboxes/{id}/logs"), {}},
-        {"templates", "GET", QStringLiteral("/templates"), {}},
-        {"unknown route", "GET", QStringLiteral("/nope"), {}},
+    struct Endpoint
+    {
+        const char *name;
+        QByteArray method;
+        QString path;
+        QByteArray body;
+    };
+    const QList<Endpoint> endpoints {
+        { "create v2", "POST", QStringLiteral("/v2/sandboxes"), create },
+        { "create v1", "POST", QStringLiteral("/sandboxes"), create },
+        { "list v2", "GET", QStringLiteral("/v2/sandboxes"), {} },
+        { "list v1", "GET", QStringLiteral("/sandboxes"), {} },
+        { "get", "GET", QStringLiteral("/sandboxes/{id}"), {} },
+        { "kill", "DELETE", QStringLiteral("/sandboxes/{id}"), {} },
+        { "timeout", "POST", QStringLiteral("/sandboxes/{id}/timeout"), timeout },
+        { "pause", "POST", QStringLiteral("/sandboxes/{id}/pause"), {} },
+        { "resume", "POST", QStringLiteral("/sandboxes/{id}/resume"), timeout },
+        { "connect", "POST", QStringLiteral("/sandboxes/{id}/connect"), timeout },
+        { "logs v1", "GET", QStringLiteral("/sandboxes/{id}/logs"), {} },
+        { "logs v2", "GET", QStringLiteral("/v2/sandboxes/{id}/logs"), {} },
+        { "templates", "GET", QStringLiteral("/templates"), {} },
+        { "unknown route", "GET", QStringLiteral("/nope"), {} },
     };
     for (const Endpoint &e : endpoints) {
         QTest::addRow("%s: no key", e.name) << e.method << e.path << e.body << QString();
-        QTest::addRow("%s: wrong key", e.name) << e.method << e.path << e.body << QStringLiteral("e2b_wrong");
-        QTest::addRow("%s: key of the right length", e.name) << e.method << e.path << e.body << QStringLiteral("{same-length}");
+        QTest::addRow("%s: wrong key", e.name)
+            << e.method << e.path << e.body << QStringLiteral("e2b_wrong");
+        QTest::addRow("%s: key of the right length", e.name)
+            << e.method << e.path << e.body << QStringLiteral("{same-length}");
     }
 }
 
@@ -667,7 +846,9 @@ void TestLocalApi::unauthorized()
     QFETCH(QByteArray, body);
     QFETCH(QString, key);
 
-    const QString id = m_client->create(createBody(QStringLiteral("base"), {}, 600)).value(QStringLiteral("sandboxID")).toString();
+    const QString id = m_client->create(createBody(QStringLiteral("base"), {}, 600))
+                           .value(QStringLiteral("sandboxID"))
+                           .toString();
     const QByteArray before = m_client->get(QStringLiteral("/sandboxes/") + id).body;
     path.replace(QStringLiteral("{id}"), id);
     if (key == QLatin1String("{same-length}")) {
@@ -681,7 +862,7 @@ void TestLocalApi::unauthorized()
     QCOMPARE(r.object().value(QStringLiteral("code")).toInt(), 401);
     QVERIFY(!r.message().isEmpty());
 
-    QCOMPARE(m_client->allIds(), QStringList{id});
+    QCOMPARE(m_client->allIds(), QStringList { id });
     QCOMPARE(m_client->get(QStringLiteral("/sandboxes/") + id).body, before);
 }
 
@@ -703,14 +884,16 @@ void TestLocalApi::keepAliveCarriesSeveralRequests()
     QVERIFY(socket.waitForConnected(10000));
     const QByteArray key = m_backend->apiKey().toUtf8();
     const QByteArray body = "{\"templateID\":\"base\"}";
-    const QList<QByteArray> requests{
+    const QList<QByteArray> requests {
         "GET /health HTTP/1.1\r\nHost: x\r\n\r\n",
-        "POST /v2/sandboxes HTTP/1.1\r\nHost: x\r\nX-API-Key: " + key + "\r\nContent-Type: application/json\r\nContent-Length: "
+        "POST /v2/sandboxes HTTP/1.1\r\nHost: x\r\nX-API-Key: " + key
+            + "\r\nContent-Type: application/json\r\nContent-Length: "
             + QByteArray::number(body.size()) + "\r\n\r\n" + body,
         "GET /v2/sandboxes HTTP/1.1\r\nHost: x\r\nX-API-Key: " + key + "\r\n\r\n",
         "GET /templates HTTP/1.1\r\nHost: x\r\nX-API-Key: " + key + "\r\n\r\n",
     };
-    const QList<QByteArray> statuses{"HTTP/1.1 200", "HTTP/1.1 201", "HTTP/1.1 200", "HTTP/1.1 200"};
+    const QList<QByteArray> statuses { "HTTP/1.1 200", "HTTP/1.1 201", "HTTP/1.1 200",
+        "HTTP/1.1 200" };
     for (qsizetype i = 0; i < requests.size(); ++i) {
         socket.write(requests.at(i));
         const QByteArray response = readOneResponse(socket);
@@ -724,14 +907,16 @@ void TestLocalApi::chunkedRequestBody()
 {
     // The official SDK 2.51 sends its create body chunked, without Content-Length.
     const QByteArray json = "{\"templateID\":\"base\",\"metadata\":{\"owner\":\"chunked\"}}";
-    const QByteArray request = "POST /v2/sandboxes HTTP/1.1\r\nHost: 127.0.0.1\r\nConnection: close\r\nX-API-Key: "
-                               + m_backend->apiKey().toUtf8()
-                               + "\r\nContent-Type: application/json\r\nTransfer-Encoding: chunked\r\n\r\n"
-                               + QByteArray::number(10, 16) + "\r\n" + json.left(10) + "\r\n"
-                               + QByteArray::number(json.size() - 10, 16) + "\r\n" + json.mid(10) + "\r\n0\r\n\r\n";
+    const QByteArray request
+        = "POST /v2/sandboxes HTTP/1.1\r\nHost: 127.0.0.1\r\nConnection: close\r\nX-API-Key: "
+        + m_backend->apiKey().toUtf8()
+        + "\r\nContent-Type: application/json\r\nTransfer-Encoding: chunked\r\n\r\n"
+        + QByteArray::number(10, 16) + "\r\n" + json.left(10) + "\r\n"
+        + QByteArray::number(json.size() - 10, 16) + "\r\n" + json.mid(10) + "\r\n0\r\n\r\n";
     const RawExchange exchange = rawExchange(m_backend->port(), request);
     QVERIFY2(exchange.received.startsWith("HTTP/1.1 201"), exchange.received.left(60).constData());
-    const QJsonArray listed = m_client->get(QStringLiteral("/v2/sandboxes?metadata=owner%3Dchunked")).array();
+    const QJsonArray listed
+        = m_client->get(QStringLiteral("/v2/sandboxes?metadata=owner%3Dchunked")).array();
     QCOMPARE(listed.size(), 1);
 }
 
@@ -741,9 +926,12 @@ void TestLocalApi::envdRequestsWithoutHandler_data()
     QTest::addColumn<QByteArray>("headerValue");
     QTest::addColumn<QByteArray>("hostValue");
     QTest::addColumn<int>("status");
-    QTest::newRow("E2b-Sandbox-Port header") << QByteArray("E2b-Sandbox-Port") << QByteArray("49983") << QByteArray() << 501;
-    QTest::newRow("host 49983-<id>.domain") << QByteArray() << QByteArray() << QByteArray("49983-{id}.localhost") << 501;
-    QTest::newRow("another port") << QByteArray("E2b-Sandbox-Port") << QByteArray("8080") << QByteArray() << 502;
+    QTest::newRow("E2b-Sandbox-Port header")
+        << QByteArray("E2b-Sandbox-Port") << QByteArray("49983") << QByteArray() << 501;
+    QTest::newRow("host 49983-<id>.domain")
+        << QByteArray() << QByteArray() << QByteArray("49983-{id}.localhost") << 501;
+    QTest::newRow("another port") << QByteArray("E2b-Sandbox-Port") << QByteArray("8080")
+                                  << QByteArray() << 502;
 }
 
 void TestLocalApi::envdRequestsWithoutHandler()
@@ -752,19 +940,21 @@ void TestLocalApi::envdRequestsWithoutHandler()
     QFETCH(QByteArray, headerValue);
     QFETCH(QByteArray, hostValue);
     QFETCH(int, status);
-    const QByteArray id = m_client->create().value(QStringLiteral("sandboxID")).toString().toLatin1();
-    QList<QPair<QByteArray, QByteArray>> headers{{"Content-Type", "application/connect+json"}};
+    const QByteArray id
+        = m_client->create().value(QStringLiteral("sandboxID")).toString().toLatin1();
+    QList<QPair<QByteArray, QByteArray>> headers { { "Content-Type", "application/connect+json" } };
     if (!headerName.isEmpty()) {
-        headers.append({headerName, headerValue});
-        headers.append({"E2b-Sandbox-Id", id});
+        headers.append({ headerName, headerValue });
+        headers.append({ "E2b-Sandbox-Id", id });
     }
     if (!hostValue.isEmpty())
-        headers.append({"Host", hostValue.replace("{id}", id)});
+        headers.append({ "Host", hostValue.replace("{id}", id) });
     HttpClient envd(m_backend->url(), QString()); // envd needs no API key
     const HttpResult r = envd.send("POST", QStringLiteral("/process.Process/Start"), "{}", headers);
     QCOMPARE(r.status, status);
     if (status == 501) {
-        QCOMPARE(r.object().value(QStringLiteral("code")).toString(), QStringLiteral("unimplemented"));
+        QCOMPARE(
+            r.object().value(QStringLiteral("code")).toString(), QStringLiteral("unimplemented"));
         QVERIFY(!r.message().isEmpty());
     }
 }
@@ -772,7 +962,8 @@ void TestLocalApi::envdRequestsWithoutHandler()
 void TestLocalApi::secretsNeverLogged()
 {
     QJsonObject body = createBody(QStringLiteral("base"));
-    body.insert(QStringLiteral("envVars"), QJsonObject{{QStringLiteral("TOKEN"), QStringLiteral("env-secret-value-123")}});
+    body.insert(QStringLiteral("envVars"),
+        QJsonObject { { QStringLiteral("TOKEN"), QStringLiteral("env-secret-value-123") } });
     const QJsonObject sandbox = m_client->create(body);
     const QString id = sandbox.value(QStringLiteral("sandboxID")).toString();
     m_client->get(QStringLiteral("/sandboxes/") + id);
@@ -782,7 +973,7 @@ void TestLocalApi::secretsNeverLogged()
     m_backend->stop();
     const QByteArray log = m_backend->stderrOutput();
     QVERIFY(log.contains(id.toLatin1())); // the log is there...
-    QVERIFY(!log.contains(m_backend->apiKey().toLatin1()));  // ...but holds no secret
+    QVERIFY(!log.contains(m_backend->apiKey().toLatin1())); // ...but holds no secret
     QVERIFY(!log.contains("e2b_some-wrong-key"));
     QVERIFY(!log.contains(sandbox.value(QStringLiteral("envdAccessToken")).toString().toLatin1()));
     QVERIFY(!log.contains("env-secret-value-123"));

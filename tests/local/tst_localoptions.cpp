@@ -48,7 +48,8 @@ public:
             m_stdout += m_process.readAllStandardOutput();
             const qsizetype at = m_stdout.indexOf("listening ");
             if (at >= 0 && m_stdout.indexOf('\n', at) > at)
-                return QUrl(QString::fromLatin1(m_stdout.mid(at + 10, m_stdout.indexOf('\n', at) - at - 10)));
+                return QUrl(QString::fromLatin1(
+                    m_stdout.mid(at + 10, m_stdout.indexOf('\n', at) - at - 10)));
             if (m_process.state() == QProcess::NotRunning)
                 return {};
             m_process.waitForReadyRead(100);
@@ -98,8 +99,8 @@ void TestLocalOptions::listenRefusedWithoutApiKey()
     QTemporaryDir home;
     QTemporaryDir state;
     Run run(home.path());
-    run.start({QStringLiteral("--port"), QStringLiteral("0"), QStringLiteral("--listen"), address,
-               QStringLiteral("--state-dir"), state.path()});
+    run.start({ QStringLiteral("--port"), QStringLiteral("0"), QStringLiteral("--listen"), address,
+        QStringLiteral("--state-dir"), state.path() });
     QVERIFY(run.waitExit());
     QCOMPARE(run.process().exitCode(), 2);
     QVERIFY(!run.stdOut().contains("listening"));
@@ -113,8 +114,9 @@ void TestLocalOptions::listenAllowedWithApiKey()
     QTemporaryDir home;
     QTemporaryDir state;
     Run run(home.path());
-    run.start({QStringLiteral("--port"), QStringLiteral("0"), QStringLiteral("--listen"), QStringLiteral("0.0.0.0"),
-               QStringLiteral("--api-key"), QStringLiteral("e2b_explicit"), QStringLiteral("--state-dir"), state.path()});
+    run.start({ QStringLiteral("--port"), QStringLiteral("0"), QStringLiteral("--listen"),
+        QStringLiteral("0.0.0.0"), QStringLiteral("--api-key"), QStringLiteral("e2b_explicit"),
+        QStringLiteral("--state-dir"), state.path() });
     const QUrl url = run.waitListening();
     QVERIFY2(url.isValid() && url.port() > 0, run.stdErr().constData());
     QUrl loopback = url;
@@ -131,7 +133,8 @@ void TestLocalOptions::keyFileCreatedPrivateAndReused()
     QString key;
     {
         Run run(home.path());
-        run.start({QStringLiteral("--port"), QStringLiteral("0"), QStringLiteral("--state-dir"), state.path()});
+        run.start({ QStringLiteral("--port"), QStringLiteral("0"), QStringLiteral("--state-dir"),
+            state.path() });
         const QUrl url = run.waitListening();
         QVERIFY2(url.isValid(), run.stdErr().constData());
 
@@ -158,7 +161,8 @@ void TestLocalOptions::keyFileCreatedPrivateAndReused()
     {
         // A second start reuses the stored key.
         Run run(home.path());
-        run.start({QStringLiteral("--port"), QStringLiteral("0"), QStringLiteral("--state-dir"), state.path()});
+        run.start({ QStringLiteral("--port"), QStringLiteral("0"), QStringLiteral("--state-dir"),
+            state.path() });
         const QUrl url = run.waitListening();
         QVERIFY(url.isValid());
         HttpClient client(url, key);
@@ -171,17 +175,23 @@ void TestLocalOptions::readyLineIsTheOnlyStdout()
     QTemporaryDir home;
     QTemporaryDir state;
     Run run(home.path());
-    run.start({QStringLiteral("--port"), QStringLiteral("0"), QStringLiteral("--api-key"), QStringLiteral("e2b_x"),
-               QStringLiteral("--state-dir"), state.path()});
+    run.start({ QStringLiteral("--port"), QStringLiteral("0"), QStringLiteral("--api-key"),
+        QStringLiteral("e2b_x"), QStringLiteral("--state-dir"), state.path() });
     const QUrl url = run.waitListening();
     QVERIFY(url.isValid());
     HttpClient client(url, QStringLiteral("e2b_x"));
-    QCOMPARE(client.post(QStringLiteral("/v2/sandboxes"), {{QStringLiteral("templateID"), QStringLiteral("base")}}).status, 201);
+    QCOMPARE(client
+                 .post(QStringLiteral("/v2/sandboxes"),
+                     { { QStringLiteral("templateID"), QStringLiteral("base") } })
+                 .status,
+        201);
     run.process().terminate();
     QVERIFY(run.waitExit());
     const QByteArray out = run.stdOut();
-    QVERIFY2(QRegularExpression(QStringLiteral("^listening http://127\\.0\\.0\\.1:\\d+\\n$")).match(QString::fromLatin1(out)).hasMatch(),
-             out.constData());
+    QVERIFY2(QRegularExpression(QStringLiteral("^listening http://127\\.0\\.0\\.1:\\d+\\n$"))
+                 .match(QString::fromLatin1(out))
+                 .hasMatch(),
+        out.constData());
 }
 
 void TestLocalOptions::sigtermKillsSandboxesAndQuits()
@@ -189,8 +199,8 @@ void TestLocalOptions::sigtermKillsSandboxesAndQuits()
     QTemporaryDir home;
     QTemporaryDir state;
     Run run(home.path());
-    run.start({QStringLiteral("--port"), QStringLiteral("0"), QStringLiteral("--api-key"), QStringLiteral("e2b_x"),
-               QStringLiteral("--state-dir"), state.path()});
+    run.start({ QStringLiteral("--port"), QStringLiteral("0"), QStringLiteral("--api-key"),
+        QStringLiteral("e2b_x"), QStringLiteral("--state-dir"), state.path() });
     const QUrl url = run.waitListening();
     QVERIFY(url.isValid());
     HttpClient client(url, QStringLiteral("e2b_x"));
@@ -208,10 +218,14 @@ void TestLocalOptions::badOptions_data()
 {
     QTest::addColumn<QStringList>("args");
     QTest::addColumn<QByteArray>("mentions");
-    QTest::newRow("port out of range") << QStringList{QStringLiteral("--port"), QStringLiteral("70000")} << QByteArray("--port");
-    QTest::newRow("listen not an address") << QStringList{QStringLiteral("--listen"), QStringLiteral("example.org")} << QByteArray("--listen");
-    QTest::newRow("unknown isolation") << QStringList{QStringLiteral("--isolation"), QStringLiteral("docker")} << QByteArray("--isolation");
-    QTest::newRow("empty api key") << QStringList{QStringLiteral("--api-key"), QString()} << QByteArray("--api-key");
+    QTest::newRow("port out of range") << QStringList { QStringLiteral("--port"),
+        QStringLiteral("70000") } << QByteArray("--port");
+    QTest::newRow("listen not an address") << QStringList { QStringLiteral("--listen"),
+        QStringLiteral("example.org") } << QByteArray("--listen");
+    QTest::newRow("unknown isolation") << QStringList { QStringLiteral("--isolation"),
+        QStringLiteral("docker") } << QByteArray("--isolation");
+    QTest::newRow("empty api key")
+        << QStringList { QStringLiteral("--api-key"), QString() } << QByteArray("--api-key");
 }
 
 void TestLocalOptions::badOptions()
@@ -221,7 +235,7 @@ void TestLocalOptions::badOptions()
     QTemporaryDir home;
     QTemporaryDir state;
     Run run(home.path());
-    run.start(args + QStringList{QStringLiteral("--state-dir"), state.path()});
+    run.start(args + QStringList { QStringLiteral("--state-dir"), state.path() });
     QVERIFY(run.waitExit());
     QVERIFY(run.process().exitCode() != 0);
     QVERIFY(!run.stdOut().contains("listening"));

@@ -21,13 +21,14 @@ class StreamingEnvd : public QObject, public EnvdHandler
     Q_OBJECT
 
 public:
-    void handleEnvdRequest(const QHttpServerRequest &request, QTcpSocket *socket, const QString &sandboxId) override
+    void handleEnvdRequest(
+        const QHttpServerRequest &request, QTcpSocket *socket, const QString &sandboxId) override
     {
         lastSandboxId = sandboxId;
         lastPath = request.url().path();
         writer = new HttpStreamWriter(socket, this);
         connect(writer, &HttpStreamWriter::peerDisconnected, this, &StreamingEnvd::peerGone);
-        writer->begin(200, {{"Content-Type", "application/connect+json"}});
+        writer->begin(200, { { "Content-Type", "application/connect+json" } });
         Q_EMIT requestArrived();
     }
 
@@ -85,10 +86,12 @@ void TestLocalServer::cleanup()
 
 QNetworkRequest TestLocalServer::envdRequest(const QByteArray &sandboxId) const
 {
-    QNetworkRequest request(QUrl(QStringLiteral("http://127.0.0.1:%1/process.Process/Start").arg(m_server->port())));
+    QNetworkRequest request(
+        QUrl(QStringLiteral("http://127.0.0.1:%1/process.Process/Start").arg(m_server->port())));
     request.setRawHeader("E2b-Sandbox-Port", "49983");
     request.setRawHeader("E2b-Sandbox-Id", sandboxId);
-    request.setHeader(QNetworkRequest::ContentTypeHeader, QByteArrayLiteral("application/connect+json"));
+    request.setHeader(
+        QNetworkRequest::ContentTypeHeader, QByteArrayLiteral("application/connect+json"));
     return request;
 }
 
@@ -105,15 +108,20 @@ void TestLocalServer::envdDispatch()
     QNetworkAccessManager nam;
     QNetworkRequest request = envdRequest("abcdefghij0123456789");
     if (byHost) {
-        request = QNetworkRequest(QUrl(QStringLiteral("http://127.0.0.1:%1/filesystem.Filesystem/Stat").arg(m_server->port())));
+        request
+            = QNetworkRequest(QUrl(QStringLiteral("http://127.0.0.1:%1/filesystem.Filesystem/Stat")
+                                       .arg(m_server->port())));
         request.setRawHeader("Host", "49983-abcdefghij0123456789.local.test");
-        request.setHeader(QNetworkRequest::ContentTypeHeader, QByteArrayLiteral("application/json"));
+        request.setHeader(
+            QNetworkRequest::ContentTypeHeader, QByteArrayLiteral("application/json"));
     }
     QSignalSpy arrived(m_envd.get(), &StreamingEnvd::requestArrived);
     std::unique_ptr<QNetworkReply> reply(nam.post(request, QByteArray("{}")));
     QVERIFY(arrived.wait(10000));
     QCOMPARE(m_envd->lastSandboxId, QStringLiteral("abcdefghij0123456789"));
-    QCOMPARE(m_envd->lastPath, byHost ? QStringLiteral("/filesystem.Filesystem/Stat") : QStringLiteral("/process.Process/Start"));
+    QCOMPARE(m_envd->lastPath,
+        byHost ? QStringLiteral("/filesystem.Filesystem/Stat")
+               : QStringLiteral("/process.Process/Start"));
     m_envd->writer->finish();
     QSignalSpy done(reply.get(), &QNetworkReply::finished);
     QVERIFY(reply->isFinished() || done.wait(10000));
@@ -125,10 +133,12 @@ void TestLocalServer::streamWriterSendsChunksAsTheyCome()
     QNetworkAccessManager nam;
     for (int round = 0; round < 2; ++round) { // the second round reuses the kept-alive connection
         QSignalSpy arrived(m_envd.get(), &StreamingEnvd::requestArrived);
-        std::unique_ptr<QNetworkReply> reply(nam.post(envdRequest("sandbox0000000000000"), QByteArray("{}")));
+        std::unique_ptr<QNetworkReply> reply(
+            nam.post(envdRequest("sandbox0000000000000"), QByteArray("{}")));
         QVERIFY(arrived.wait(10000));
         QByteArray received;
-        for (const QByteArray &chunk : {QByteArray("one;"), QByteArray("two;"), QByteArray("three;")}) {
+        for (const QByteArray &chunk :
+            { QByteArray("one;"), QByteArray("two;"), QByteArray("three;") }) {
             m_envd->writer->writeChunk(chunk);
             // The client holds this chunk before the next one is even written.
             QTRY_VERIFY_WITH_TIMEOUT((received += reply->readAll()).endsWith(chunk), 10000);
@@ -150,7 +160,8 @@ void TestLocalServer::streamWriterReportsPeerDisconnect()
 {
     QNetworkAccessManager nam;
     QSignalSpy arrived(m_envd.get(), &StreamingEnvd::requestArrived);
-    std::unique_ptr<QNetworkReply> reply(nam.post(envdRequest("sandbox0000000000000"), QByteArray("{}")));
+    std::unique_ptr<QNetworkReply> reply(
+        nam.post(envdRequest("sandbox0000000000000"), QByteArray("{}")));
     QVERIFY(arrived.wait(10000));
     m_envd->writer->writeChunk("partial");
     QSignalSpy gone(m_envd.get(), &StreamingEnvd::peerGone);
@@ -189,7 +200,7 @@ void TestLocalServer::registrySignalsAndRuntime()
 
     bool runtimeAliveDuringKill = false;
     QObject::connect(registry, &SandboxRegistry::sandboxKilled, this,
-                     [&](const QString &id) { runtimeAliveDuringKill = registry->runtime(id) != nullptr; });
+        [&](const QString &id) { runtimeAliveDuringKill = registry->runtime(id) != nullptr; });
     QVERIFY(registry->kill(record.sandboxId));
     QCOMPARE(killed.count(), 1);
     QCOMPARE(killed.at(0).at(1).value<KillReason>(), KillReason::Requested);
@@ -211,7 +222,9 @@ void TestLocalServer::registryKeepsEventsAfterKill()
     QStringList names;
     for (const SandboxEvent &e : *events)
         names.append(e.fields.value(QStringLiteral("event")));
-    QCOMPARE(names, (QStringList{QStringLiteral("created"), QStringLiteral("process started"), QStringLiteral("shutdown")}));
+    QCOMPARE(names,
+        (QStringList { QStringLiteral("created"), QStringLiteral("process started"),
+            QStringLiteral("shutdown") }));
     QVERIFY(!registry->events(QStringLiteral("unknown")).has_value());
 }
 
