@@ -288,6 +288,25 @@ private Q_SLOTS:
         killDuringCreate({QStringLiteral("--mcp"), m_mcpFile}, "\"state\":\"starting_gateway\"", true);
     }
 
+    void sigtermCancelsAndRollsBack()
+    {
+        QVERIFY(m_backend.setFaults({rule(QStringLiteral("POST"), QStringLiteral("/sandboxes/*/timeout"),
+                                          QStringLiteral("delay"), 1, 0, 10000)}));
+        auto process = launch(QStringList{QStringLiteral("--create"), QStringLiteral("--json")} + connection());
+        QTRY_VERIFY_WITH_TIMEOUT(sd::test::readFile(journalPath()).contains("\"state\":\"extending\""), 60000);
+        process->terminate(); // SIGTERM: cancel, roll back, then exit
+        QVERIFY(process->waitForFinished(60000));
+        QCOMPARE(process->exitStatus(), QProcess::NormalExit);
+        QCOMPARE(process->exitCode(), 1);
+        const QJsonObject doc = QJsonDocument::fromJson(process->readAllStandardOutput()).object();
+        QCOMPARE(doc.value(QLatin1String("state")).toString(), QStringLiteral("rolled_back"));
+        QCOMPARE(doc.value(QLatin1String("error")).toString(), QStringLiteral("Cancelled"));
+        QCOMPARE(doc.value(QLatin1String("rollback")).toObject().value(QLatin1String("outcome")).toString(),
+                 QStringLiteral("killed"));
+        QVERIFY(m_backend.listIds().isEmpty());
+        QVERIFY(sd::test::readFile(journalPath()).contains("\"type\":\"outcome\""));
+    }
+
     void sdkLeftoverFlaggedGatewayDown()
     {
         const Sandbox leftover = m_backend.createRaw(QStringLiteral("mcp-gateway"));

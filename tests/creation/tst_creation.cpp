@@ -3,6 +3,7 @@
 // what still runs on the backend afterwards.
 
 #include "creation/creationjob.h"
+#include "creation/creationregistry.h"
 #include "creationtestutil.h"
 #include "journal/creationjournal.h"
 #include "teststrings.h"
@@ -495,6 +496,56 @@ private Q_SLOTS:
         QCOMPARE(str(raw->state()), str(CreationState::RolledBack));
         QVERIFY(raw->errorMessage().startsWith(QLatin1String("Could not set the sandbox timeout")));
         QCOMPARE(str(raw->rollback()->outcome), str(RollbackOutcome::Killed));
+        QVERIFY(m_backend.listIds().isEmpty());
+    }
+
+    void quitWaitsForTheRollbacks()
+    {
+        QVERIFY(m_backend.setFaults({rule(QStringLiteral("POST"), QStringLiteral("/v2/sandboxes"),
+                                          QStringLiteral("delay"), 2, 0, 1500)}));
+        CreationRegistry registry;
+        auto a = make({});
+        auto b = make({});
+        registry.add(a.get());
+        registry.add(b.get());
+        a->start();
+        b->start();
+        QTRY_VERIFY_WITH_TIMEOUT(a->state() == CreationState::Allocating && b->state() == CreationState::Allocating,
+                                 30000);
+        QCOMPARE(registry.active().size(), 2);
+        QSignalSpy progress(&registry, &CreationRegistry::shutdownProgress);
+        QSignalSpy done(&registry, &CreationRegistry::shutdownFinished);
+        registry.shutdown(std::chrono::seconds(60));
+        QVERIFY(done.wait(90000));
+        QVERIFY(done.at(0).at(0).toStringList().isEmpty());
+        QVERIFY(!progress.isEmpty()); // the quit dialog was told what it waits for
+        QVERIFY(progress.at(0).at(0).toStringList().constFirst().contains(a->creationId())
+                || progress.at(0).at(0).toStringList().constFirst().contains(b->creationId()));
+        QCOMPARE(str(a->state()), str(CreationState::RolledBack));
+        QCOMPARE(str(b->state()), str(CreationState::RolledBack));
+        QVERIFY(registry.active().isEmpty());
+        QVERIFY(m_backend.listIds().isEmpty());
+    }
+
+    void quitGivesUpAfterItsTime()
+    {
+        QVERIFY(m_backend.setFaults({rule(QStringLiteral("POST"), QStringLiteral("/sandboxes/*/timeout"),
+                                          QStringLiteral("status"), 1, 500),
+                                     rule(QStringLiteral("DELETE"), QStringLiteral("/sandboxes/*"),
+                                          QStringLiteral("delay"), 1, 0, 3000)}));
+        CreationRegistry registry;
+        auto job = make({});
+        registry.add(job.get());
+        job->start();
+        QTRY_COMPARE_WITH_TIMEOUT(str(job->state()), str(CreationState::RollingBack), 30000);
+        QSignalSpy done(&registry, &CreationRegistry::shutdownFinished);
+        registry.shutdown(std::chrono::milliseconds(200));
+        QVERIFY(done.wait(30000));
+        QCOMPARE(done.at(0).at(0).toStringList(), QStringList{job->creationId()});
+        QVERIFY(!m_journal->creation(job->creationId())->isFinished()); // left for the next launch
+        // Had the app stayed, the rollback would still have finished.
+        QVERIFY(sd::test::runJob(job.get(), 60000));
+        QCOMPARE(str(job->state()), str(CreationState::RolledBack));
         QVERIFY(m_backend.listIds().isEmpty());
     }
 
