@@ -329,6 +329,21 @@ private Q_SLOTS:
         QCOMPARE(m_journal->creation(job->creationId())->orphansKilled, QStringList{job->sandboxId()});
     }
 
+    void killRefusedIsNotRetried()
+    {
+        QVERIFY(m_backend.setFaults({rule(QStringLiteral("POST"), QStringLiteral("/sandboxes/*/timeout"),
+                                          QStringLiteral("status"), 1, 500),
+                                     rule(QStringLiteral("DELETE"), QStringLiteral("/sandboxes/*"),
+                                          QStringLiteral("status"), 5, 403)}));
+        auto job = make({});
+        run(job.get());
+        QCOMPARE(str(job->state()), str(CreationState::RollbackFailed));
+        QCOMPARE(job->rollback()->attempts, 1); // the key will not get better by retrying
+        QVERIFY(job->rollback()->error.contains(QLatin1String("403")));
+        QVERIFY(job->errorMessage().startsWith(QLatin1String("Could not set the sandbox timeout")));
+        QCOMPARE(m_backend.listIds(), QStringList{job->sandboxId()});
+    }
+
     void ambiguousAllocation_data()
     {
         QTest::addColumn<QJsonObject>("fault");
@@ -373,6 +388,35 @@ private Q_SLOTS:
         QCOMPARE(r->foundSandboxIds.size(), found);
         QVERIFY(r->sandboxId.isEmpty());
         QCOMPARE(str(r->state), str(CreationState::RolledBack));
+    }
+
+    void clientTimeoutAfterTheRequestWasSent()
+    {
+        // The answer is late; our limit runs out first. The server may have made
+        // the sandbox, so the job searches by its tag before it reports.
+        QVERIFY(m_backend.setFaults({rule(QStringLiteral("POST"), QStringLiteral("/v2/sandboxes"),
+                                          QStringLiteral("delay"), 1, 0, 3000)}));
+        CreationContext c = context();
+        c.allocationTimeout = 300ms;
+        auto job = make({}, c);
+        const auto states = run(job.get());
+        QCOMPARE(str(job->state()), str(CreationState::RolledBack));
+        QCOMPARE(job->error().kind(), Error::Kind::Timeout);
+        QVERIFY(job->errorMessage().startsWith(QLatin1String("Could not create the sandbox")));
+        QVERIFY(states.contains(CreationState::RollingBack));
+        QVERIFY(job->rollback());
+        QVERIFY(job->rollback()->found.has_value()); // the search ran
+        QVERIFY(job->rollback()->summary.startsWith(QLatin1String("The server may have created a sandbox")));
+        QVERIFY(m_journal->creation(job->creationId())->isFinished());
+        // Whatever the server did after our timeout, nothing of ours is left
+        // unflagged: either nothing runs, or the detector names it.
+        QTest::qWait(3500);
+        const QList<Sandbox> left = m_backend.list();
+        OrphanDetector detector(m_backend.network(), m_backend.settings(), m_journal.get());
+        std::unique_ptr<OrphanScanJob> scan(detector.scan(left));
+        scan->setAutoDelete(false);
+        QVERIFY(sd::test::runJob(scan.get()));
+        QCOMPARE(scan->orphans().size(), left.size());
     }
 
     void droppedOnceResentAndDuplicateRemoved()
