@@ -5,10 +5,10 @@ set -euo pipefail
 
 packages=(
     cmake make g++ pkg-config curl
-    qt6-base-dev qt6-httpserver-dev qt6-websockets-dev qtkeychain-qt6-dev libqt6svg6-dev qt6-charts-dev
+    qt6-base-dev qt6-httpserver-dev qt6-websockets-dev qtkeychain-qt6-dev qt6-svg-dev qt6-charts-dev
     libgl-dev qt6-qpa-plugins
     bubblewrap
-    gnome-keyring dbus libsecret-1-0
+    gnome-keyring dbus dbus-daemon libsecret-1-0 util-linux
     xvfb xauth
 )
 if ! command -v node >/dev/null || ! command -v npm >/dev/null; then

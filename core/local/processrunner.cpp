@@ -318,8 +318,8 @@ bool SandboxRuntime::prepare(QString *error)
     }
     if (!m_fs.create(profile, error))
         return false;
-    if (m_isolation == Isolation::Bwrap)
-        startJail();
+    // The jail starts with the first process: a sandbox that never runs anything
+    // (most of a control-plane test's hundreds) costs no processes at all.
     sampleMetrics();
     m_metricsTimer.start();
     return true;
@@ -455,6 +455,7 @@ SandboxProcess *SandboxRuntime::start(const sd::ProcessConfig &config, const QSt
 {
     auto *process = new SandboxProcess(config, tag, stdinOpen, nullptr);
     m_processes.append(process);
+    m_ranProcesses = true;
     connect(process, &SandboxProcess::started, this, [this, process](quint32 pid) {
         qCInfo(lcLocal) << "sandbox" << sandboxId() << "process started" << process->safeCommand()
                         << "pid" << pid;
@@ -470,6 +471,8 @@ SandboxProcess *SandboxRuntime::start(const sd::ProcessConfig &config, const QSt
     if (m_stopped) {
         QTimer::singleShot(0, process, [process] { process->fail(tr("the sandbox was killed")); });
     } else if (m_isolation == Isolation::Bwrap && !m_jailInit) {
+        if (!m_jail && m_jailError.isEmpty())
+            startJail();
         if (m_jail && m_jailError.isEmpty()) {
             m_pending.append(process);
         } else {
@@ -543,6 +546,10 @@ QString SandboxRuntime::pidNamespace() const
 QList<qint64> SandboxRuntime::sandboxPids() const
 {
     QList<qint64> out;
+    // Scanning /proc is the expensive part of metrics, pause and kill; a sandbox
+    // that never started a process has nothing to find.
+    if (!m_ranProcesses)
+        return out;
     if (m_isolation == Isolation::Bwrap) {
         const QString ns = pidNamespace();
         if (ns.isEmpty())

@@ -185,6 +185,7 @@ private:
     QList<QPointer<SandboxProcess>> m_pending; ///< waiting for the jail
     bool m_paused = false;
     bool m_stopped = false;
+    bool m_ranProcesses = false; ///< a process was ever started (else nothing to scan)
     QTimer m_metricsTimer;
     QList<MetricSample> m_metrics;
     qint64 m_lastCpuTicks = -1;

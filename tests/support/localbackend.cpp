@@ -4,6 +4,9 @@
 #include <QRandomGenerator>
 #include <QTest>
 
+#include <csignal>
+#include <sys/prctl.h>
+
 namespace sd::test {
 
 LocalBackend::LocalBackend(QStringList extraArgs)
@@ -35,6 +38,8 @@ bool LocalBackend::start(int timeoutMs)
                                         QStringLiteral("--api-key"), m_apiKey}
                             + m_extraArgs);
     m_process->setProcessChannelMode(QProcess::SeparateChannels);
+    // A test killed by CTest's timeout must not leave its backend (and sandboxes) behind.
+    m_process->setChildProcessModifier([] { ::prctl(PR_SET_PDEATHSIG, SIGTERM); });
     m_process->start();
     if (!m_process->waitForStarted(timeoutMs)) {
         m_error = QStringLiteral("could not start %1: %2").arg(m_process->program(), m_process->errorString());
