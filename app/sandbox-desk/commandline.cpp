@@ -30,9 +30,10 @@ namespace sd {
 
 namespace {
 
-const char *const actionOptions[] = {"--list", "--orphans", "--kill-orphans", "--create", "--kill", "--history"};
+const char *const actionOptions[]
+    = { "--list", "--orphans", "--kill-orphans", "--create", "--kill", "--history" };
 
-int signalFds[2] = {-1, -1};
+int signalFds[2] = { -1, -1 };
 
 void onSignal(int)
 {
@@ -40,10 +41,7 @@ void onSignal(int)
     [[maybe_unused]] const ssize_t n = ::write(signalFds[0], &byte, 1);
 }
 
-QJsonValue orNull(const QString &text)
-{
-    return text.isEmpty() ? QJsonValue() : QJsonValue(text);
-}
+QJsonValue orNull(const QString &text) { return text.isEmpty() ? QJsonValue() : QJsonValue(text); }
 
 QString isoTime(const QDateTime &time)
 {
@@ -54,9 +52,9 @@ QJsonValue rollbackJson(const std::optional<RollbackReport> &report)
 {
     if (!report)
         return QJsonValue();
-    QJsonObject json{{QStringLiteral("attempts"), report->attempts},
-                     {QStringLiteral("outcome"), toString(report->outcome)},
-                     {QStringLiteral("error"), orNull(report->error)}};
+    QJsonObject json { { QStringLiteral("attempts"), report->attempts },
+        { QStringLiteral("outcome"), toString(report->outcome) },
+        { QStringLiteral("error"), orNull(report->error) } };
     if (report->found)
         json.insert(QStringLiteral("found"), *report->found);
     if (!report->summary.isEmpty())
@@ -69,15 +67,16 @@ QJsonObject sandboxJson(const Sandbox &sandbox, const std::optional<Orphan> &orp
     QJsonObject metadata;
     for (auto it = sandbox.metadata.begin(); it != sandbox.metadata.end(); ++it)
         metadata.insert(it.key(), it.value());
-    QJsonObject json{{QStringLiteral("sandboxId"), sandbox.sandboxId},
-                     {QStringLiteral("templateId"), sandbox.templateId},
-                     {QStringLiteral("state"), toString(sandbox.state)},
-                     {QStringLiteral("startedAt"), orNull(isoTime(sandbox.startedAt))},
-                     {QStringLiteral("endAt"), orNull(isoTime(sandbox.endAt))},
-                     {QStringLiteral("metadata"), metadata}};
+    QJsonObject json { { QStringLiteral("sandboxId"), sandbox.sandboxId },
+        { QStringLiteral("templateId"), sandbox.templateId },
+        { QStringLiteral("state"), toString(sandbox.state) },
+        { QStringLiteral("startedAt"), orNull(isoTime(sandbox.startedAt)) },
+        { QStringLiteral("endAt"), orNull(isoTime(sandbox.endAt)) },
+        { QStringLiteral("metadata"), metadata } };
     if (orphan) {
-        json.insert(QStringLiteral("orphan"), QJsonObject{{QStringLiteral("reason"), toString(orphan->reason)},
-                                                          {QStringLiteral("detail"), orphan->evidence}});
+        json.insert(QStringLiteral("orphan"),
+            QJsonObject { { QStringLiteral("reason"), toString(orphan->reason) },
+                { QStringLiteral("detail"), orphan->evidence } });
     } else {
         json.insert(QStringLiteral("orphan"), QJsonValue());
     }
@@ -86,20 +85,22 @@ QJsonObject sandboxJson(const Sandbox &sandbox, const std::optional<Orphan> &orp
 
 QJsonObject recordJson(const CreationRecord &r)
 {
-    QJsonObject json{{QStringLiteral("creationId"), r.creationId},
-                     {QStringLiteral("templateId"), r.templateId},
-                     {QStringLiteral("mcpServers"), QJsonArray::fromStringList(r.mcpServers)},
-                     {QStringLiteral("startedAt"), orNull(isoTime(r.startedAt))},
-                     {QStringLiteral("finishedAt"), orNull(isoTime(r.finishedAt))},
-                     {QStringLiteral("sandboxId"), orNull(r.sandboxId)},
-                     {QStringLiteral("state"), r.isFinished() ? toString(r.state) : QStringLiteral("unfinished")},
-                     {QStringLiteral("lastState"), toString(r.state)},
-                     {QStringLiteral("error"), orNull(r.error)},
-                     {QStringLiteral("gatewayStderr"), r.gatewayStderr},
-                     {QStringLiteral("rollback"), rollbackJson(r.rollback)},
-                     {QStringLiteral("orphanReason"), r.orphanReason ? QJsonValue(toString(*r.orphanReason)) : QJsonValue()},
-                     {QStringLiteral("foundSandboxIds"), QJsonArray::fromStringList(r.foundSandboxIds)},
-                     {QStringLiteral("orphansKilled"), QJsonArray::fromStringList(r.orphansKilled)}};
+    QJsonObject json { { QStringLiteral("creationId"), r.creationId },
+        { QStringLiteral("templateId"), r.templateId },
+        { QStringLiteral("mcpServers"), QJsonArray::fromStringList(r.mcpServers) },
+        { QStringLiteral("startedAt"), orNull(isoTime(r.startedAt)) },
+        { QStringLiteral("finishedAt"), orNull(isoTime(r.finishedAt)) },
+        { QStringLiteral("sandboxId"), orNull(r.sandboxId) },
+        { QStringLiteral("state"),
+            r.isFinished() ? toString(r.state) : QStringLiteral("unfinished") },
+        { QStringLiteral("lastState"), toString(r.state) },
+        { QStringLiteral("error"), orNull(r.error) },
+        { QStringLiteral("gatewayStderr"), r.gatewayStderr },
+        { QStringLiteral("rollback"), rollbackJson(r.rollback) },
+        { QStringLiteral("orphanReason"),
+            r.orphanReason ? QJsonValue(toString(*r.orphanReason)) : QJsonValue() },
+        { QStringLiteral("foundSandboxIds"), QJsonArray::fromStringList(r.foundSandboxIds) },
+        { QStringLiteral("orphansKilled"), QJsonArray::fromStringList(r.orphansKilled) } };
     return json;
 }
 
@@ -120,7 +121,9 @@ QString safeName(const QString &text)
 {
     QString out;
     for (QChar c : text)
-        out += c.isLetterOrNumber() || c == QLatin1Char('-') || c == QLatin1Char('.') ? c : QLatin1Char('_');
+        out += c.isLetterOrNumber() || c == QLatin1Char('-') || c == QLatin1Char('.')
+            ? c
+            : QLatin1Char('_');
     return out;
 }
 
@@ -154,29 +157,38 @@ CommandLine::CommandLine(QObject *parent)
     m_parser.setApplicationDescription(tr("Sandbox Desk: E2B sandboxes without a window."));
     m_parser.addHelpOption();
     m_parser.addOptions({
-        {QStringLiteral("list"), tr("List every sandbox (running and paused), orphans flagged.")},
-        {QStringLiteral("orphans"), tr("List only the orphans; exit code 3 when there is at least one.")},
-        {QStringLiteral("kill-orphans"), tr("Kill every orphan and report each.")},
-        {QStringLiteral("create"), tr("Create a sandbox (with --template, --mcp, --metadata, --env, --timeout).")},
-        {QStringLiteral("kill"), tr("Kill the sandboxes given as arguments.")},
-        {QStringLiteral("history"), tr("Show the journal's creations, newest first.")},
-        {QStringLiteral("json"), tr("Print one JSON document on stdout.")},
-        {QStringLiteral("profile"), tr("Use this profile (name or id)."), tr("NAME")},
-        {QStringLiteral("api-url"), tr("Use this API URL (key from E2B_API_KEY)."), tr("URL")},
-        {QStringLiteral("sandbox-url"), tr("Reach every sandbox's envd through this URL."), tr("URL")},
-        {QStringLiteral("gateway-grace"),
-         tr("How long a sandbox may be up before gateway-down can apply (default: the gateway budget)."),
-         tr("SECONDS")},
-        {QStringLiteral("gateway-budget"), tr("How long the MCP gateway may take to start (default 120)."),
-         tr("SECONDS")},
-        {QStringLiteral("template"), tr("The template (default mcp-gateway with --mcp, base without)."), tr("T")},
-        {QStringLiteral("mcp"), tr("The MCP configuration, a JSON object, from FILE or - for stdin."), tr("FILE")},
-        {QStringLiteral("metadata"), tr("A metadata entry (repeatable)."), tr("K=V")},
-        {QStringLiteral("env"), tr("An environment variable for the sandbox (repeatable)."), tr("K=V")},
-        {QStringLiteral("timeout"), tr("The sandbox's lifetime in seconds (default 300)."), tr("SECONDS")},
-        {QStringLiteral("force"), tr("Create even if the MCP configuration check finds errors.")},
+        { QStringLiteral("list"), tr("List every sandbox (running and paused), orphans flagged.") },
+        { QStringLiteral("orphans"),
+            tr("List only the orphans; exit code 3 when there is at least one.") },
+        { QStringLiteral("kill-orphans"), tr("Kill every orphan and report each.") },
+        { QStringLiteral("create"),
+            tr("Create a sandbox (with --template, --mcp, --metadata, --env, --timeout).") },
+        { QStringLiteral("kill"), tr("Kill the sandboxes given as arguments.") },
+        { QStringLiteral("history"), tr("Show the journal's creations, newest first.") },
+        { QStringLiteral("json"), tr("Print one JSON document on stdout.") },
+        { QStringLiteral("profile"), tr("Use this profile (name or id)."), tr("NAME") },
+        { QStringLiteral("api-url"), tr("Use this API URL (key from E2B_API_KEY)."), tr("URL") },
+        { QStringLiteral("sandbox-url"), tr("Reach every sandbox's envd through this URL."),
+            tr("URL") },
+        { QStringLiteral("gateway-grace"),
+            tr("How long a sandbox may be up before gateway-down can apply (default: the gateway "
+               "budget)."),
+            tr("SECONDS") },
+        { QStringLiteral("gateway-budget"),
+            tr("How long the MCP gateway may take to start (default 120)."), tr("SECONDS") },
+        { QStringLiteral("template"),
+            tr("The template (default mcp-gateway with --mcp, base without)."), tr("T") },
+        { QStringLiteral("mcp"),
+            tr("The MCP configuration, a JSON object, from FILE or - for stdin."), tr("FILE") },
+        { QStringLiteral("metadata"), tr("A metadata entry (repeatable)."), tr("K=V") },
+        { QStringLiteral("env"), tr("An environment variable for the sandbox (repeatable)."),
+            tr("K=V") },
+        { QStringLiteral("timeout"), tr("The sandbox's lifetime in seconds (default 300)."),
+            tr("SECONDS") },
+        { QStringLiteral("force"), tr("Create even if the MCP configuration check finds errors.") },
     });
-    m_parser.addPositionalArgument(QStringLiteral("ids"), tr("Sandbox ids for --kill."), tr("[ID...]"));
+    m_parser.addPositionalArgument(
+        QStringLiteral("ids"), tr("Sandbox ids for --kill."), tr("[ID...]"));
 }
 
 CommandLine::~CommandLine()
@@ -207,10 +219,11 @@ bool CommandLine::parse(const QStringList &arguments)
         return false;
     }
     m_json = m_parser.isSet(QStringLiteral("json"));
-    const QList<std::pair<QString, Action>> actions{
-        {QStringLiteral("list"), Action::List},       {QStringLiteral("orphans"), Action::Orphans},
-        {QStringLiteral("kill-orphans"), Action::KillOrphans}, {QStringLiteral("create"), Action::Create},
-        {QStringLiteral("kill"), Action::Kill},       {QStringLiteral("history"), Action::History}};
+    const QList<std::pair<QString, Action>> actions { { QStringLiteral("list"), Action::List },
+        { QStringLiteral("orphans"), Action::Orphans },
+        { QStringLiteral("kill-orphans"), Action::KillOrphans },
+        { QStringLiteral("create"), Action::Create }, { QStringLiteral("kill"), Action::Kill },
+        { QStringLiteral("history"), Action::History } };
     int count = 0;
     for (const auto &[name, action] : actions) {
         if (m_parser.isSet(name)) {
@@ -224,12 +237,14 @@ bool CommandLine::parse(const QStringList &arguments)
         return false;
     };
     if (count != 1)
-        return usage(tr("Give exactly one of --list, --orphans, --kill-orphans, --create, --kill, --history."));
+        return usage(tr(
+            "Give exactly one of --list, --orphans, --kill-orphans, --create, --kill, --history."));
     if (m_action == Action::Kill && m_parser.positionalArguments().isEmpty())
         return usage(tr("--kill needs at least one sandbox id."));
     if (m_action != Action::Kill && !m_parser.positionalArguments().isEmpty())
-        return usage(tr("Unexpected argument: %1").arg(m_parser.positionalArguments().constFirst()));
-    for (const char *option : {"gateway-grace", "gateway-budget", "timeout"}) {
+        return usage(
+            tr("Unexpected argument: %1").arg(m_parser.positionalArguments().constFirst()));
+    for (const char *option : { "gateway-grace", "gateway-budget", "timeout" }) {
         const QString name = QString::fromLatin1(option);
         if (!m_parser.isSet(name))
             continue;
@@ -238,7 +253,8 @@ bool CommandLine::parse(const QStringList &arguments)
         if (!ok || value < 0)
             return usage(tr("--%1 needs a number of seconds.").arg(name));
     }
-    if (m_parser.isSet(QStringLiteral("api-url")) && !QUrl(m_parser.value(QStringLiteral("api-url"))).isValid())
+    if (m_parser.isSet(QStringLiteral("api-url"))
+        && !QUrl(m_parser.value(QStringLiteral("api-url"))).isValid())
         return usage(tr("--api-url is not a valid URL."));
     return true;
 }
@@ -278,14 +294,16 @@ void CommandLine::resolveConnection(std::function<void()> next)
     const bool needKey = m_action != Action::History;
 
     if (m_parser.isSet(QStringLiteral("api-url"))) {
-        m_settings = ConnectionSettings::withEnvironment(ConnectionSettings::forDomain(QStringLiteral("e2b.app")), env);
+        m_settings = ConnectionSettings::withEnvironment(
+            ConnectionSettings::forDomain(QStringLiteral("e2b.app")), env);
         m_settings.apiUrl = QUrl(m_parser.value(QStringLiteral("api-url")));
         if (m_parser.isSet(QStringLiteral("sandbox-url")))
             m_settings.sandboxUrl = QUrl(m_parser.value(QStringLiteral("sandbox-url")));
         m_settings.apiKey = env.value(QStringLiteral("E2B_API_KEY")).trimmed();
-        const QString key = profileName.isEmpty()
-                                ? QStringLiteral("api-%1-%2").arg(safeName(m_settings.apiUrl.host())).arg(m_settings.apiUrl.port(0))
-                                : profileName;
+        const QString key = profileName.isEmpty() ? QStringLiteral("api-%1-%2")
+                                                        .arg(safeName(m_settings.apiUrl.host()))
+                                                        .arg(m_settings.apiUrl.port(0))
+                                                  : profileName;
         if (needKey && m_settings.apiKey.isEmpty()) {
             fail(Unreachable, tr("No API key: set E2B_API_KEY."));
             return;
@@ -364,17 +382,18 @@ int CommandLine::exitCodeFor(const Error &error)
 void CommandLine::listThen(std::function<void(const QList<Sandbox> &)> next)
 {
     const double grace = m_parser.isSet(QStringLiteral("gateway-grace"))
-                             ? m_parser.value(QStringLiteral("gateway-grace")).toDouble()
-                             : (m_parser.isSet(QStringLiteral("gateway-budget"))
-                                    ? m_parser.value(QStringLiteral("gateway-budget")).toDouble()
-                                    : 120.0);
+        ? m_parser.value(QStringLiteral("gateway-grace")).toDouble()
+        : (m_parser.isSet(QStringLiteral("gateway-budget"))
+                ? m_parser.value(QStringLiteral("gateway-budget")).toDouble()
+                : 120.0);
     m_detector = new OrphanDetector(m_network, m_settings, m_journal.get(), this);
     m_detector->setGatewayGrace(std::chrono::seconds(qint64(grace)));
 
     auto *list = new ListSandboxesJob(m_network, m_settings, {}, this);
     connect(list, &Job::finished, this, [this, list, next] {
         if (list->hasError()) {
-            fail(exitCodeFor(list->error()), tr("Could not list the sandboxes: %1").arg(list->error().message()));
+            fail(exitCodeFor(list->error()),
+                tr("Could not list the sandboxes: %1").arg(list->error().message()));
             return;
         }
         next(list->sandboxes());
@@ -400,12 +419,13 @@ void CommandLine::runList()
                 array.append(sandboxJson(sandbox, orphan));
                 text += QStringLiteral("%1  %2  %3  ends %4%5\n")
                             .arg(sandbox.sandboxId, sandbox.templateId, toString(sandbox.state),
-                                 isoTime(sandbox.endAt),
-                                 orphan ? QStringLiteral("  ORPHAN %1: %2").arg(toString(orphan->reason), orphan->evidence)
-                                        : QString());
+                                isoTime(sandbox.endAt),
+                                orphan ? QStringLiteral("  ORPHAN %1: %2")
+                                             .arg(toString(orphan->reason), orphan->evidence)
+                                       : QString());
             }
             if (m_json) {
-                printJson(QJsonDocument(QJsonObject{{QStringLiteral("sandboxes"), array}}));
+                printJson(QJsonDocument(QJsonObject { { QStringLiteral("sandboxes"), array } }));
             } else {
                 if (text.isEmpty())
                     text = onlyOrphans ? tr("No orphans.\n") : tr("No sandboxes.\n");
@@ -422,20 +442,24 @@ void CommandLine::runKillOrphans()
     listThen([this](const QList<Sandbox> &sandboxes) {
         auto *scan = m_detector->scan(sandboxes, this);
         connect(scan, &Job::finished, this, [this, scan] {
-            auto *kill = new KillOrphansJob(m_network, m_settings, m_journal.get(), scan->orphans(), {}, this);
+            auto *kill = new KillOrphansJob(
+                m_network, m_settings, m_journal.get(), scan->orphans(), {}, this);
             if (!m_json) {
-                connect(kill, &KillOrphansJob::orphanDone, this, [this](const QString &id, const QString &error) {
-                    printText(error.isEmpty() ? tr("killed %1\n").arg(id) : tr("FAILED %1: %2\n").arg(id, error));
-                });
+                connect(kill, &KillOrphansJob::orphanDone, this,
+                    [this](const QString &id, const QString &error) {
+                        printText(error.isEmpty() ? tr("killed %1\n").arg(id)
+                                                  : tr("FAILED %1: %2\n").arg(id, error));
+                    });
             }
             connect(kill, &Job::finished, this, [this, kill] {
                 QJsonArray failed;
                 for (const KillOrphansJob::Failure &failure : kill->failed())
-                    failed.append(QJsonObject{{QStringLiteral("sandboxId"), failure.sandboxId},
-                                              {QStringLiteral("error"), failure.error}});
+                    failed.append(QJsonObject { { QStringLiteral("sandboxId"), failure.sandboxId },
+                        { QStringLiteral("error"), failure.error } });
                 if (m_json) {
-                    printJson(QJsonDocument(QJsonObject{{QStringLiteral("killed"), QJsonArray::fromStringList(kill->killed())},
-                                                        {QStringLiteral("failed"), failed}}));
+                    printJson(QJsonDocument(QJsonObject {
+                        { QStringLiteral("killed"), QJsonArray::fromStringList(kill->killed()) },
+                        { QStringLiteral("failed"), failed } }));
                 } else if (kill->killed().isEmpty() && failed.isEmpty()) {
                     printText(tr("No orphans.\n"));
                 }
@@ -457,18 +481,21 @@ void CommandLine::runKill()
     }
     auto *kill = new KillOrphansJob(m_network, m_settings, nullptr, targets, {}, this);
     if (!m_json) {
-        connect(kill, &KillOrphansJob::orphanDone, this, [this](const QString &id, const QString &error) {
-            printText(error.isEmpty() ? tr("killed %1\n").arg(id) : tr("FAILED %1: %2\n").arg(id, error));
-        });
+        connect(kill, &KillOrphansJob::orphanDone, this,
+            [this](const QString &id, const QString &error) {
+                printText(error.isEmpty() ? tr("killed %1\n").arg(id)
+                                          : tr("FAILED %1: %2\n").arg(id, error));
+            });
     }
     connect(kill, &Job::finished, this, [this, kill] {
         QJsonArray failed;
         for (const KillOrphansJob::Failure &failure : kill->failed())
-            failed.append(QJsonObject{{QStringLiteral("sandboxId"), failure.sandboxId},
-                                      {QStringLiteral("error"), failure.error}});
+            failed.append(QJsonObject { { QStringLiteral("sandboxId"), failure.sandboxId },
+                { QStringLiteral("error"), failure.error } });
         if (m_json)
-            printJson(QJsonDocument(QJsonObject{{QStringLiteral("killed"), QJsonArray::fromStringList(kill->killed())},
-                                                {QStringLiteral("failed"), failed}}));
+            printJson(QJsonDocument(QJsonObject {
+                { QStringLiteral("killed"), QJsonArray::fromStringList(kill->killed()) },
+                { QStringLiteral("failed"), failed } }));
         finish(failed.isEmpty() ? Success : Failed);
     });
     kill->start();
@@ -482,12 +509,13 @@ void CommandLine::runHistory()
         array.append(recordJson(r));
         text += QStringLiteral("%1  %2  %3  %4  %5%6\n")
                     .arg(isoTime(r.startedAt), r.creationId, r.templateId,
-                         r.isFinished() ? toString(r.state) : tr("unfinished (%1)").arg(toString(r.state)),
-                         r.sandboxId.isEmpty() ? QStringLiteral("-") : r.sandboxId,
-                         r.error.isEmpty() ? QString() : QStringLiteral("  ") + r.error);
+                        r.isFinished() ? toString(r.state)
+                                       : tr("unfinished (%1)").arg(toString(r.state)),
+                        r.sandboxId.isEmpty() ? QStringLiteral("-") : r.sandboxId,
+                        r.error.isEmpty() ? QString() : QStringLiteral("  ") + r.error);
     }
     if (m_json)
-        printJson(QJsonDocument(QJsonObject{{QStringLiteral("creations"), array}}));
+        printJson(QJsonDocument(QJsonObject { { QStringLiteral("creations"), array } }));
     else
         printText(text.isEmpty() ? tr("No creations yet.\n") : text);
     finish(Success);
@@ -512,10 +540,12 @@ void CommandLine::runCreate()
     if (m_parser.isSet(QStringLiteral("mcp"))) {
         const QString path = m_parser.value(QStringLiteral("mcp"));
         QFile file;
-        const bool opened = path == QLatin1String("-") ? file.open(stdin, QIODevice::ReadOnly)
-                                                       : (file.setFileName(path), file.open(QIODevice::ReadOnly));
+        const bool opened = path == QLatin1String("-")
+            ? file.open(stdin, QIODevice::ReadOnly)
+            : (file.setFileName(path), file.open(QIODevice::ReadOnly));
         if (!opened) {
-            fail(Usage, tr("Could not read the MCP configuration %1: %2").arg(path, file.errorString()));
+            fail(Usage,
+                tr("Could not read the MCP configuration %1: %2").arg(path, file.errorString()));
             return;
         }
         const McpConfigParse parsed = McpConfigCheck::parse(file.readAll());
@@ -544,11 +574,11 @@ void CommandLine::runCreate()
             printText(QStringLiteral("[%1] %2\n").arg(toString(state), displayName(state)));
         });
         connect(job, &CreationJob::sandboxAllocated, this,
-                [this](const QString &id) { printText(tr("sandbox %1\n").arg(id)); });
+            [this](const QString &id) { printText(tr("sandbox %1\n").arg(id)); });
         connect(job, &CreationJob::gatewayStderrReceived, this,
-                [this](const QByteArray &data) { printText(QString::fromUtf8(data)); });
+            [this](const QByteArray &data) { printText(QString::fromUtf8(data)); });
         connect(job, &CreationJob::gatewayStdoutReceived, this,
-                [this](const QByteArray &data) { printText(QString::fromUtf8(data)); });
+            [this](const QByteArray &data) { printText(QString::fromUtf8(data)); });
     }
     connect(job, &Job::finished, this, [this, job] {
         const CreationState state = job->state();
@@ -556,16 +586,17 @@ void CommandLine::runCreate()
         for (const McpFinding &finding : job->mcpFindings())
             warnings.append(finding.message);
         if (m_json) {
-            QJsonObject doc{{QStringLiteral("creationId"), job->creationId()},
-                            {QStringLiteral("sandboxId"), orNull(job->sandboxId())},
-                            {QStringLiteral("templateId"), job->templateId()},
-                            {QStringLiteral("state"), toString(state)},
-                            {QStringLiteral("error"), orNull(job->errorMessage())},
-                            {QStringLiteral("gatewayStderr"), QString::fromUtf8(job->gatewayStderr())},
-                            {QStringLiteral("rollback"), rollbackJson(job->rollback())},
-                            {QStringLiteral("orphanReason"),
-                             job->orphanReason() ? QJsonValue(toString(*job->orphanReason())) : QJsonValue()},
-                            {QStringLiteral("warnings"), warnings}};
+            QJsonObject doc { { QStringLiteral("creationId"), job->creationId() },
+                { QStringLiteral("sandboxId"), orNull(job->sandboxId()) },
+                { QStringLiteral("templateId"), job->templateId() },
+                { QStringLiteral("state"), toString(state) },
+                { QStringLiteral("error"), orNull(job->errorMessage()) },
+                { QStringLiteral("gatewayStderr"), QString::fromUtf8(job->gatewayStderr()) },
+                { QStringLiteral("rollback"), rollbackJson(job->rollback()) },
+                { QStringLiteral("orphanReason"),
+                    job->orphanReason() ? QJsonValue(toString(*job->orphanReason()))
+                                        : QJsonValue() },
+                { QStringLiteral("warnings"), warnings } };
             printJson(QJsonDocument(doc));
         } else {
             QString text;
@@ -574,7 +605,8 @@ void CommandLine::runCreate()
             if (!job->errorMessage().isEmpty())
                 text += tr("error: %1\n").arg(job->errorMessage());
             if (const auto rollback = job->rollback()) {
-                text += tr("rollback: %1 after %n attempt(s)", nullptr, rollback->attempts).arg(toString(rollback->outcome));
+                text += tr("rollback: %1 after %n attempt(s)", nullptr, rollback->attempts)
+                            .arg(toString(rollback->outcome));
                 if (!rollback->error.isEmpty())
                     text += QStringLiteral(" (%1)").arg(rollback->error);
                 text += QLatin1Char('\n');
@@ -590,7 +622,8 @@ void CommandLine::runCreate()
             code = Success;
         } else if (state == CreationState::Rejected) {
             code = exitCodeFor(job->error()) == Unreachable ? Unreachable : Usage;
-        } else if (state == CreationState::RolledBack && !job->rollback() && job->sandboxId().isEmpty()) {
+        } else if (state == CreationState::RolledBack && !job->rollback()
+            && job->sandboxId().isEmpty()) {
             // Nothing was allocated: the API could not be reached or refused the key.
             code = exitCodeFor(job->error());
         }
@@ -639,9 +672,11 @@ void CommandLine::printText(const QString &text)
 void CommandLine::fail(int code, const QString &message)
 {
     QTextStream(stderr) << tr("error: %1").arg(message) << "\n";
-    if (m_json && (m_action == Action::List || m_action == Action::Orphans || m_action == Action::KillOrphans
-                   || m_action == Action::Create || m_action == Action::Kill))
-        printJson(QJsonDocument(QJsonObject{{QStringLiteral("error"), message}}));
+    if (m_json
+        && (m_action == Action::List || m_action == Action::Orphans
+            || m_action == Action::KillOrphans || m_action == Action::Create
+            || m_action == Action::Kill))
+        printJson(QJsonDocument(QJsonObject { { QStringLiteral("error"), message } }));
     finish(code);
 }
 

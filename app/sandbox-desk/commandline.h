@@ -39,7 +39,14 @@ class CommandLine : public QObject
     Q_OBJECT
 
 public:
-    enum ExitCode { Success = 0, Failed = 1, Usage = 2, OrphansFound = 3, Unreachable = 4 };
+    enum ExitCode
+    {
+        Success = 0,
+        Failed = 1,
+        Usage = 2,
+        OrphansFound = 3,
+        Unreachable = 4
+    };
 
     explicit CommandLine(QObject *parent = nullptr);
     ~CommandLine() override;
@@ -52,7 +59,16 @@ public:
     int exitCode() const { return m_exitCode; }
 
 private:
-    enum class Action { None, List, Orphans, KillOrphans, Create, Kill, History };
+    enum class Action
+    {
+        None,
+        List,
+        Orphans,
+        KillOrphans,
+        Create,
+        Kill,
+        History
+    };
 
     void resolveConnection(std::function<void()> next);
     bool openJournal(const QString &profileKey);

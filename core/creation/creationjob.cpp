@@ -83,7 +83,7 @@ CreationJob::CreationJob(CreationContext context, CreationRequest request, QObje
     }
     // Longest first, so a secret containing another is masked whole.
     std::sort(m_secrets.begin(), m_secrets.end(),
-              [](const QString &a, const QString &b) { return a.size() > b.size(); });
+        [](const QString &a, const QString &b) { return a.size() > b.size(); });
 
     // The journal may go first (e.g. both owned by one object); QPointer notices.
     m_journalAlive = m_context.journal;
@@ -102,10 +102,7 @@ CreationJob::~CreationJob()
         m_context.journal->setActive(m_creationId, false);
 }
 
-QString CreationJob::errorMessage() const
-{
-    return redact(m_firstError.message());
-}
+QString CreationJob::errorMessage() const { return redact(m_firstError.message()); }
 
 QString CreationJob::redact(QString text) const
 {
@@ -165,16 +162,18 @@ bool CreationJob::validate()
         if (it.key().isEmpty())
             return reject(tr("A metadata key is empty"));
         if (it.key().startsWith(reservedPrefix))
-            return reject(tr("The metadata key \"%1\" is reserved: keys starting with \"%2\" are set "
-                             "by Sandbox Desk")
-                              .arg(it.key(), reservedPrefix));
+            return reject(
+                tr("The metadata key \"%1\" is reserved: keys starting with \"%2\" are set "
+                   "by Sandbox Desk")
+                    .arg(it.key(), reservedPrefix));
     }
     static const QRegularExpression envName(QStringLiteral("^[A-Za-z_][A-Za-z0-9_]*$"));
     for (auto it = m_request.envVars.begin(); it != m_request.envVars.end(); ++it) {
         if (!envName.match(it.key()).hasMatch())
-            return reject(tr("\"%1\" is not a valid environment variable name (letters, digits and _, "
-                             "not starting with a digit)")
-                              .arg(it.key()));
+            return reject(
+                tr("\"%1\" is not a valid environment variable name (letters, digits and _, "
+                   "not starting with a digit)")
+                    .arg(it.key()));
     }
     if (m_request.mcp) {
         const McpCatalog &catalog = m_context.catalog ? *m_context.catalog : McpCatalog::instance();
@@ -187,7 +186,8 @@ bool CreationJob::validate()
                 m_findings << finding;
         }
         if (!errors.isEmpty() && !m_request.force)
-            return reject(tr("The MCP configuration has problems: %1").arg(errors.join(QStringLiteral("; "))));
+            return reject(tr("The MCP configuration has problems: %1")
+                              .arg(errors.join(QStringLiteral("; "))));
         const QString sizeError = argumentSizeError(mcpGatewayCommand(*m_request.mcp));
         if (!sizeError.isEmpty())
             return reject(sizeError);
@@ -269,7 +269,7 @@ void CreationJob::onAllocated()
     }
     const int status = error.httpStatus();
     const bool inputRefused = error.kind() == Error::Kind::Http && status >= 400 && status < 500
-                              && status != 401 && status != 403 && status != 408 && status != 429;
+        && status != 401 && status != 403 && status != 408 && status != 429;
     finish(inputRefused ? CreationState::Rejected : CreationState::RolledBack);
 }
 
@@ -291,18 +291,21 @@ void CreationJob::removeDuplicates()
             return;
         }
         for (const Sandbox &sandbox : job->sandboxes()) {
-            if (sandbox.sandboxId != m_sandbox.sandboxId && sandbox.metadata.value(creationTag) == m_creationId)
+            if (sandbox.sandboxId != m_sandbox.sandboxId
+                && sandbox.metadata.value(creationTag) == m_creationId)
                 m_duplicates << sandbox.sandboxId;
         }
         if (m_duplicates.isEmpty()) {
             afterAllocation();
             return;
         }
-        qCWarning(lcCreation) << "removing" << m_duplicates.size() << "duplicate sandbox(es) of" << m_creationId;
+        qCWarning(lcCreation) << "removing" << m_duplicates.size() << "duplicate sandbox(es) of"
+                              << m_creationId;
         m_context.journal->recordFound(m_creationId, m_duplicates);
         auto remaining = std::make_shared<int>(int(m_duplicates.size()));
         for (const QString &id : std::as_const(m_duplicates)) {
-            auto *kill = new RetryingKillJob(m_context.network, m_context.connection, id, m_context.rollback, this);
+            auto *kill = new RetryingKillJob(
+                m_context.network, m_context.connection, id, m_context.rollback, this);
             connect(kill, &Job::finished, this, [this, remaining, kill] {
                 if (kill->hasError())
                     qCWarning(lcCreation) << "could not remove duplicate" << kill->sandboxId();
@@ -334,7 +337,7 @@ void CreationJob::startGateway()
     }
     const QString command = mcpGatewayCommand(*m_request.mcp);
     ProcessConfig config = StartProcessJob::shellCommand(
-        command, {{QStringLiteral("GATEWAY_ACCESS_TOKEN"), m_gatewayToken}});
+        command, { { QStringLiteral("GATEWAY_ACCESS_TOKEN"), m_gatewayToken } });
     EnvdTarget target = envdTargetFor(m_context.connection, m_sandbox);
     target.user = QStringLiteral("root");
     auto *job = new StartProcessJob(m_context.network, target, config, this);
@@ -344,15 +347,15 @@ void CreationJob::startGateway()
     connect(job, &ProcessStreamJob::stdoutReceived, this, [this](const QByteArray &chunk) {
         appendOutput(&m_stdout, &m_stdoutCapped, chunk, false);
     });
-    connect(job, &ProcessStreamJob::stderrReceived, this, [this](const QByteArray &chunk) {
-        appendOutput(&m_stderr, &m_stderrCapped, chunk, true);
-    });
+    connect(job, &ProcessStreamJob::stderrReceived, this,
+        [this](const QByteArray &chunk) { appendOutput(&m_stderr, &m_stderrCapped, chunk, true); });
     connect(job, &Job::finished, this, &CreationJob::onGatewayFinished);
     m_budgetTimer.start(m_context.gatewayBudget);
     job->start();
 }
 
-void CreationJob::appendOutput(QByteArray *buffer, bool *capped, const QByteArray &chunk, bool isStderr)
+void CreationJob::appendOutput(
+    QByteArray *buffer, bool *capped, const QByteArray &chunk, bool isStderr)
 {
     if (*capped)
         return;
@@ -409,7 +412,7 @@ void CreationJob::extend()
         return;
     }
     auto *job = new SetTimeoutJob(m_context.network, m_context.connection, m_sandbox.sandboxId,
-                                  m_request.timeoutSeconds, this);
+        m_request.timeoutSeconds, this);
     job->setTimeout(m_context.requestTimeout);
     m_step = job;
     connect(job, &Job::finished, this, [this, job] {
@@ -430,15 +433,16 @@ void CreationJob::rollBack(const Error &error)
 {
     keepFirstError(error);
     setState(CreationState::RollingBack);
-    auto *job = new RetryingKillJob(m_context.network, m_context.connection, m_sandbox.sandboxId,
-                                    m_context.rollback, this);
+    auto *job = new RetryingKillJob(
+        m_context.network, m_context.connection, m_sandbox.sandboxId, m_context.rollback, this);
     m_step = job;
     connect(job, &Job::finished, this, [this, job] {
         m_step = nullptr;
         RollbackReport report;
         report.attempts = job->attempts();
         if (!job->hasError()) {
-            report.outcome = job->wasAlreadyGone() ? RollbackOutcome::AlreadyGone : RollbackOutcome::Killed;
+            report.outcome
+                = job->wasAlreadyGone() ? RollbackOutcome::AlreadyGone : RollbackOutcome::Killed;
             m_rollback = report;
             finish(CreationState::RolledBack);
             return;
@@ -476,7 +480,8 @@ void CreationJob::searchAttempt()
             m_lastRollbackError = redact(job->error().message());
             const int status = job->error().httpStatus();
             if (m_searchAttempts < m_context.rollback.attempts && status != 401 && status != 403) {
-                m_retryTimer.callOnTimeout(this, &CreationJob::searchAttempt, Qt::SingleShotConnection);
+                m_retryTimer.callOnTimeout(
+                    this, &CreationJob::searchAttempt, Qt::SingleShotConnection);
                 m_retryTimer.start(m_context.rollback.delayBefore(m_searchAttempts + 1));
                 return;
             }
@@ -484,8 +489,9 @@ void CreationJob::searchAttempt()
             report.attempts = m_searchAttempts;
             report.outcome = RollbackOutcome::Failed;
             report.error = m_lastRollbackError;
-            report.summary = tr("The server may have created a sandbox, and searching for it failed; "
-                                "it will be looked for again on the next refresh");
+            report.summary
+                = tr("The server may have created a sandbox, and searching for it failed; "
+                     "it will be looked for again on the next refresh");
             m_rollback = report;
             m_orphanReason = OrphanReason::LostResponse;
             finish(CreationState::RollbackFailed);
@@ -514,13 +520,16 @@ void CreationJob::killFound()
         report.attempts = m_searchAttempts + m_killAttempts;
         report.found = int(m_found.size());
         const bool failed = !m_lastRollbackError.isEmpty();
-        report.outcome = failed ? RollbackOutcome::Failed
-                                : (m_found.isEmpty() ? RollbackOutcome::AlreadyGone : RollbackOutcome::Killed);
+        report.outcome = failed
+            ? RollbackOutcome::Failed
+            : (m_found.isEmpty() ? RollbackOutcome::AlreadyGone : RollbackOutcome::Killed);
         report.error = m_lastRollbackError;
-        report.summary = failed ? tr("The server may have created a sandbox: found %n, and not all could be "
-                                     "removed", nullptr, int(m_found.size()))
-                                : tr("The server may have created a sandbox: found and removed %n", nullptr,
-                                     int(m_found.size()));
+        report.summary = failed
+            ? tr("The server may have created a sandbox: found %n, and not all could be "
+                 "removed",
+                nullptr, int(m_found.size()))
+            : tr("The server may have created a sandbox: found and removed %n", nullptr,
+                int(m_found.size()));
         m_rollback = report;
         if (failed) {
             m_orphanReason = OrphanReason::RollbackFailed;
@@ -532,7 +541,8 @@ void CreationJob::killFound()
         return;
     }
     const QString id = m_found.at(m_foundIndex);
-    auto *job = new RetryingKillJob(m_context.network, m_context.connection, id, m_context.rollback, this);
+    auto *job = new RetryingKillJob(
+        m_context.network, m_context.connection, id, m_context.rollback, this);
     m_step = job;
     connect(job, &Job::finished, this, [this, job] {
         m_step = nullptr;

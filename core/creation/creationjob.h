@@ -24,12 +24,12 @@ class CreationJournal;
 /// What the user asked for.
 struct CreationRequest
 {
-    QString templateId;           ///< empty: `mcp-gateway` with mcp, `base` without (as the SDK)
-    int timeoutSeconds = 300;     ///< 1 s .. 24 h
-    Metadata metadata;            ///< keys must not start with `sandbox-desk.`
+    QString templateId; ///< empty: `mcp-gateway` with mcp, `base` without (as the SDK)
+    int timeoutSeconds = 300; ///< 1 s .. 24 h
+    Metadata metadata; ///< keys must not start with `sandbox-desk.`
     QMap<QString, QString> envVars; ///< values are secrets
     std::optional<QJsonObject> mcp; ///< option values are secrets
-    bool force = false;           ///< start although the MCP check found errors
+    bool force = false; ///< start although the MCP check found errors
 };
 
 /// Everything a creation talks to, injected so tests can shorten and observe it.
@@ -37,15 +37,15 @@ struct CreationContext
 {
     QNetworkAccessManager *network = nullptr; ///< not owned; outlives the job
     ConnectionSettings connection;
-    CreationJournal *journal = nullptr;       ///< not owned; required
-    QString installId;                        ///< see installationId()
-    const McpCatalog *catalog = nullptr;      ///< null: the compiled-in catalog
-    std::chrono::milliseconds gatewayBudget{120000};
+    CreationJournal *journal = nullptr; ///< not owned; required
+    QString installId; ///< see installationId()
+    const McpCatalog *catalog = nullptr; ///< null: the compiled-in catalog
+    std::chrono::milliseconds gatewayBudget { 120000 };
     /// Client limit for the create call itself.
-    std::chrono::milliseconds allocationTimeout{60000};
+    std::chrono::milliseconds allocationTimeout { 60000 };
     /// Client limit for the timeout, list and kill calls.
-    std::chrono::milliseconds requestTimeout{30000};
-    RetryPolicy rollback;                     ///< 3 tries, 0.5 s / 1 s / 2 s apart
+    std::chrono::milliseconds requestTimeout { 30000 };
+    RetryPolicy rollback; ///< 3 tries, 0.5 s / 1 s / 2 s apart
 };
 
 /// Creates one sandbox and either hands it over Ready or takes it away again.

@@ -1,7 +1,7 @@
 #include "creationregistry.h"
 
-#include "creation/creationjob.h"
 #include "common/logging.h"
+#include "creation/creationjob.h"
 
 namespace sd {
 
@@ -89,7 +89,8 @@ void CreationRegistry::finishShutdown()
     for (CreationJob *job : active())
         left << job->creationId();
     if (!left.isEmpty())
-        qCWarning(lcCreation) << left.size() << "creation(s) still running at quit; recovered on the next launch";
+        qCWarning(lcCreation) << left.size()
+                              << "creation(s) still running at quit; recovered on the next launch";
     Q_EMIT shutdownFinished(left);
 }
 

@@ -12,16 +12,16 @@ struct StateName
 };
 
 constexpr StateName stateNames[] = {
-    {CreationState::Validating, "validating"},
-    {CreationState::Allocating, "allocating"},
-    {CreationState::StartingGateway, "starting_gateway"},
-    {CreationState::Extending, "extending"},
-    {CreationState::Ready, "ready"},
-    {CreationState::RollingBack, "rolling_back"},
-    {CreationState::RolledBack, "rolled_back"},
-    {CreationState::RollbackFailed, "rollback_failed"},
-    {CreationState::Rejected, "rejected"},
-    {CreationState::Cancelled, "cancelled"},
+    { CreationState::Validating, "validating" },
+    { CreationState::Allocating, "allocating" },
+    { CreationState::StartingGateway, "starting_gateway" },
+    { CreationState::Extending, "extending" },
+    { CreationState::Ready, "ready" },
+    { CreationState::RollingBack, "rolling_back" },
+    { CreationState::RolledBack, "rolled_back" },
+    { CreationState::RollbackFailed, "rollback_failed" },
+    { CreationState::Rejected, "rejected" },
+    { CreationState::Cancelled, "cancelled" },
 };
 } // namespace
 
@@ -59,7 +59,8 @@ std::optional<CreationState> creationStateFromString(const QString &text)
 
 QString displayName(CreationState state)
 {
-    const auto tr = [](const char *text) { return QCoreApplication::translate("sd::CreationState", text); };
+    const auto tr
+        = [](const char *text) { return QCoreApplication::translate("sd::CreationState", text); };
     switch (state) {
     case CreationState::Validating:
         return tr("Checking the request");
@@ -100,7 +101,8 @@ QString toString(RollbackOutcome outcome)
 
 std::optional<RollbackOutcome> rollbackOutcomeFromString(const QString &text)
 {
-    for (RollbackOutcome o : {RollbackOutcome::Killed, RollbackOutcome::AlreadyGone, RollbackOutcome::Failed}) {
+    for (RollbackOutcome o :
+        { RollbackOutcome::Killed, RollbackOutcome::AlreadyGone, RollbackOutcome::Failed }) {
         if (toString(o) == text)
             return o;
     }
@@ -124,8 +126,8 @@ QString toString(OrphanReason reason)
 
 std::optional<OrphanReason> orphanReasonFromString(const QString &text)
 {
-    for (OrphanReason r : {OrphanReason::RollbackFailed, OrphanReason::Interrupted,
-                           OrphanReason::LostResponse, OrphanReason::GatewayDown}) {
+    for (OrphanReason r : { OrphanReason::RollbackFailed, OrphanReason::Interrupted,
+             OrphanReason::LostResponse, OrphanReason::GatewayDown }) {
         if (toString(r) == text)
             return r;
     }

@@ -8,17 +8,18 @@
 namespace sd {
 
 /// Where a creation is. Every creation ends in one of the final states.
-enum class CreationState {
+enum class CreationState
+{
     Validating,
     Allocating,
     StartingGateway,
     Extending,
-    Ready,          ///< final: the sandbox runs and is the user's
+    Ready, ///< final: the sandbox runs and is the user's
     RollingBack,
-    RolledBack,     ///< final: failed or cancelled after allocation; nothing left running
+    RolledBack, ///< final: failed or cancelled after allocation; nothing left running
     RollbackFailed, ///< final: something may still run; the orphan detector flags it
-    Rejected,       ///< final: refused before anything was allocated
-    Cancelled,      ///< final: cancelled before anything was allocated
+    Rejected, ///< final: refused before anything was allocated
+    Cancelled, ///< final: cancelled before anything was allocated
 };
 
 bool isFinal(CreationState state);
@@ -29,12 +30,23 @@ std::optional<CreationState> creationStateFromString(const QString &text);
 QString displayName(CreationState state);
 
 /// What the rollback of a failed creation achieved.
-enum class RollbackOutcome { Killed, AlreadyGone, Failed };
+enum class RollbackOutcome
+{
+    Killed,
+    AlreadyGone,
+    Failed
+};
 QString toString(RollbackOutcome outcome);
 std::optional<RollbackOutcome> rollbackOutcomeFromString(const QString &text);
 
 /// Why a sandbox is flagged as an orphan.
-enum class OrphanReason { RollbackFailed, Interrupted, LostResponse, GatewayDown };
+enum class OrphanReason
+{
+    RollbackFailed,
+    Interrupted,
+    LostResponse,
+    GatewayDown
+};
 QString toString(OrphanReason reason);
 std::optional<OrphanReason> orphanReasonFromString(const QString &text);
 

@@ -11,9 +11,10 @@ namespace sd {
 inline EnvdTarget envdTargetFor(const ConnectionSettings &settings, const Sandbox &sandbox)
 {
     if (settings.routesEnvdByHeader())
-        return EnvdTarget::forSharedUrl(settings.sandboxUrl, sandbox.sandboxId, sandbox.envdAccessToken);
+        return EnvdTarget::forSharedUrl(
+            settings.sandboxUrl, sandbox.sandboxId, sandbox.envdAccessToken);
     return EnvdTarget::forSandboxHost(sandbox.domain.isEmpty() ? settings.domain : sandbox.domain,
-                                      sandbox.sandboxId, sandbox.envdAccessToken);
+        sandbox.sandboxId, sandbox.envdAccessToken);
 }
 
 } // namespace sd

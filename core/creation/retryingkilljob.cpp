@@ -13,7 +13,7 @@ std::chrono::milliseconds RetryPolicy::delayBefore(int attempt) const
 }
 
 RetryingKillJob::RetryingKillJob(QNetworkAccessManager *network, const ConnectionSettings &settings,
-                                 QString sandboxId, RetryPolicy policy, QObject *parent)
+    QString sandboxId, RetryPolicy policy, QObject *parent)
     : Job(parent)
     , m_network(network)
     , m_settings(settings)
@@ -24,10 +24,7 @@ RetryingKillJob::RetryingKillJob(QNetworkAccessManager *network, const Connectio
     connect(&m_retryTimer, &QTimer::timeout, this, &RetryingKillJob::attempt);
 }
 
-void RetryingKillJob::doStart()
-{
-    attempt();
-}
+void RetryingKillJob::doStart() { attempt(); }
 
 void RetryingKillJob::doCancel()
 {
@@ -54,8 +51,10 @@ void RetryingKillJob::attempt()
         }
         const Error error = kill->error();
         const int status = error.httpStatus();
-        qCDebug(lcCreation) << "kill attempt" << m_attempts << "of" << m_sandboxId << "failed:" << error.message();
-        if (status == 401 || status == 403 || m_attempts >= m_policy.attempts || isCancelRequested()) {
+        qCDebug(lcCreation) << "kill attempt" << m_attempts << "of" << m_sandboxId
+                            << "failed:" << error.message();
+        if (status == 401 || status == 403 || m_attempts >= m_policy.attempts
+            || isCancelRequested()) {
             emitError(error);
             return;
         }

@@ -20,10 +20,9 @@ struct RetryPolicy
 {
     int attempts = 3;
     /// The wait before the 2nd, 3rd ... try; the last value repeats.
-    QList<std::chrono::milliseconds> backoff{std::chrono::milliseconds(500),
-                                             std::chrono::milliseconds(1000),
-                                             std::chrono::milliseconds(2000)};
-    std::chrono::milliseconds requestTimeout{30000};
+    QList<std::chrono::milliseconds> backoff { std::chrono::milliseconds(500),
+        std::chrono::milliseconds(1000), std::chrono::milliseconds(2000) };
+    std::chrono::milliseconds requestTimeout { 30000 };
 
     std::chrono::milliseconds delayBefore(int attempt) const;
 };
@@ -37,7 +36,7 @@ class RetryingKillJob : public Job
 
 public:
     RetryingKillJob(QNetworkAccessManager *network, const ConnectionSettings &settings,
-                    QString sandboxId, RetryPolicy policy = {}, QObject *parent = nullptr);
+        QString sandboxId, RetryPolicy policy = {}, QObject *parent = nullptr);
 
     QString sandboxId() const { return m_sandboxId; }
     int attempts() const { return m_attempts; }

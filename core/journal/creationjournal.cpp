@@ -23,10 +23,7 @@ namespace {
 
 constexpr int formatVersion = 1;
 
-QString isoNow()
-{
-    return QDateTime::currentDateTimeUtc().toString(Qt::ISODateWithMs);
-}
+QString isoNow() { return QDateTime::currentDateTimeUtc().toString(Qt::ISODateWithMs); }
 
 QDateTime parseTime(const QJsonValue &value)
 {
@@ -35,9 +32,10 @@ QDateTime parseTime(const QJsonValue &value)
 
 QJsonObject rollbackToJson(const RollbackReport &report)
 {
-    QJsonObject json{{QStringLiteral("attempts"), report.attempts},
-                     {QStringLiteral("outcome"), toString(report.outcome)}};
-    json.insert(QStringLiteral("error"), report.error.isEmpty() ? QJsonValue() : QJsonValue(report.error));
+    QJsonObject json { { QStringLiteral("attempts"), report.attempts },
+        { QStringLiteral("outcome"), toString(report.outcome) } };
+    json.insert(
+        QStringLiteral("error"), report.error.isEmpty() ? QJsonValue() : QJsonValue(report.error));
     if (report.found)
         json.insert(QStringLiteral("found"), *report.found);
     if (!report.summary.isEmpty())
@@ -99,14 +97,14 @@ bool CreationRecord::owns(const QString &id) const
 CreationJournal::CreationJournal(QString filePath, QObject *parent)
     : QObject(parent)
     , m_filePath(std::move(filePath))
-{
-}
+{ }
 
 CreationJournal::~CreationJournal() = default;
 
 QString CreationJournal::defaultDirectory()
 {
-    return QStandardPaths::writableLocation(QStandardPaths::AppDataLocation) + QStringLiteral("/journal");
+    return QStandardPaths::writableLocation(QStandardPaths::AppDataLocation)
+        + QStringLiteral("/journal");
 }
 
 QString CreationJournal::filePathFor(const QString &directory, const QString &profile)
@@ -114,7 +112,7 @@ QString CreationJournal::filePathFor(const QString &directory, const QString &pr
     QString name;
     for (QChar c : profile) {
         const bool safe = c.isLetterOrNumber() || c == QLatin1Char('-') || c == QLatin1Char('_')
-                          || c == QLatin1Char('.');
+            || c == QLatin1Char('.');
         name += safe ? c : QLatin1Char('_');
     }
     if (name.isEmpty() || name.startsWith(QLatin1Char('.')))
@@ -191,14 +189,17 @@ bool CreationJournal::open()
 
     if (corrupt) {
         const QString aside = m_filePath + QStringLiteral(".corrupt-")
-                              + QDateTime::currentDateTimeUtc().toString(QStringLiteral("yyyyMMddThhmmsszzz"));
+            + QDateTime::currentDateTimeUtc().toString(QStringLiteral("yyyyMMddThhmmsszzz"));
         if (!QFile::rename(m_filePath, aside)) {
-            m_errorString = tr("The journal %1 is damaged and could not be moved aside").arg(m_filePath);
+            m_errorString
+                = tr("The journal %1 is damaged and could not be moved aside").arg(m_filePath);
             return false;
         }
         m_movedAside = aside;
-        m_warnings << tr("The journal had %n unreadable line(s); it was moved to %1 and its readable "
-                         "records were kept", nullptr, badLines)
+        m_warnings << tr(
+            "The journal had %n unreadable line(s); it was moved to %1 and its readable "
+            "records were kept",
+            nullptr, badLines)
                           .arg(aside);
         qCWarning(lcJournal) << "journal damaged," << badLines << "bad lines; moved to" << aside;
         QList<QJsonObject> records;
@@ -322,7 +323,8 @@ bool CreationJournal::apply(const QJsonObject &json)
         r.state = *state;
         r.error = json.value(QLatin1String("error")).toString();
         r.rollback = rollbackFromJson(json.value(QLatin1String("rollback")));
-        r.orphanReason = orphanReasonFromString(json.value(QLatin1String("orphanReason")).toString());
+        r.orphanReason
+            = orphanReasonFromString(json.value(QLatin1String("orphanReason")).toString());
         r.finishedAt = time.isValid() ? time : r.updatedAt;
     } else if (type == QLatin1String("orphan-killed")) {
         r.orphansKilled << json.value(QLatin1String("sandboxId")).toString();
@@ -379,68 +381,64 @@ bool CreationJournal::recordIntent(const CreationIntent &intent)
     QJsonArray servers;
     for (const QString &name : intent.mcpServers)
         servers.append(name);
-    return append({{QStringLiteral("type"), QStringLiteral("intent")},
-                   {QStringLiteral("creation"), intent.creationId},
-                   {QStringLiteral("time"), (intent.time.isValid() ? intent.time.toUTC()
-                                                                  : QDateTime::currentDateTimeUtc())
-                                                .toString(Qt::ISODateWithMs)},
-                   {QStringLiteral("template"), intent.templateId},
-                   {QStringLiteral("mcpServers"), servers},
-                   {QStringLiteral("install"), intent.installId},
-                   {QStringLiteral("timeout"), intent.timeoutSeconds},
-                   {QStringLiteral("pid"), qint64(QCoreApplication::applicationPid())},
-                   {QStringLiteral("host"), QHostInfo::localHostName()}});
+    return append({ { QStringLiteral("type"), QStringLiteral("intent") },
+        { QStringLiteral("creation"), intent.creationId },
+        { QStringLiteral("time"),
+            (intent.time.isValid() ? intent.time.toUTC() : QDateTime::currentDateTimeUtc())
+                .toString(Qt::ISODateWithMs) },
+        { QStringLiteral("template"), intent.templateId },
+        { QStringLiteral("mcpServers"), servers }, { QStringLiteral("install"), intent.installId },
+        { QStringLiteral("timeout"), intent.timeoutSeconds },
+        { QStringLiteral("pid"), qint64(QCoreApplication::applicationPid()) },
+        { QStringLiteral("host"), QHostInfo::localHostName() } });
 }
 
 bool CreationJournal::recordSandboxId(const QString &creationId, const QString &sandboxId)
 {
-    return append({{QStringLiteral("type"), QStringLiteral("sandbox")},
-                   {QStringLiteral("creation"), creationId},
-                   {QStringLiteral("sandboxId"), sandboxId}});
+    return append({ { QStringLiteral("type"), QStringLiteral("sandbox") },
+        { QStringLiteral("creation"), creationId }, { QStringLiteral("sandboxId"), sandboxId } });
 }
 
 bool CreationJournal::recordState(const QString &creationId, CreationState state)
 {
-    return append({{QStringLiteral("type"), QStringLiteral("state")},
-                   {QStringLiteral("creation"), creationId},
-                   {QStringLiteral("state"), toString(state)}});
+    return append({ { QStringLiteral("type"), QStringLiteral("state") },
+        { QStringLiteral("creation"), creationId }, { QStringLiteral("state"), toString(state) } });
 }
 
 bool CreationJournal::recordFound(const QString &creationId, const QStringList &sandboxIds)
 {
-    return append({{QStringLiteral("type"), QStringLiteral("found")},
-                   {QStringLiteral("creation"), creationId},
-                   {QStringLiteral("sandboxIds"), QJsonArray::fromStringList(sandboxIds)}});
+    return append({ { QStringLiteral("type"), QStringLiteral("found") },
+        { QStringLiteral("creation"), creationId },
+        { QStringLiteral("sandboxIds"), QJsonArray::fromStringList(sandboxIds) } });
 }
 
 bool CreationJournal::recordGatewayStderr(const QString &creationId, const QByteArray &stderrText)
 {
     bool truncated = false;
     const QString text = capUtf8(stderrText, maxStderrBytes, &truncated);
-    return append({{QStringLiteral("type"), QStringLiteral("gateway-stderr")},
-                   {QStringLiteral("creation"), creationId},
-                   {QStringLiteral("stderr"), text},
-                   {QStringLiteral("truncated"), truncated}});
+    return append({ { QStringLiteral("type"), QStringLiteral("gateway-stderr") },
+        { QStringLiteral("creation"), creationId }, { QStringLiteral("stderr"), text },
+        { QStringLiteral("truncated"), truncated } });
 }
 
 bool CreationJournal::recordOutcome(const QString &creationId, const CreationOutcome &outcome)
 {
-    QJsonObject json{{QStringLiteral("type"), QStringLiteral("outcome")},
-                     {QStringLiteral("creation"), creationId},
-                     {QStringLiteral("state"), toString(outcome.state)}};
-    json.insert(QStringLiteral("error"), outcome.error.isEmpty() ? QJsonValue() : QJsonValue(outcome.error));
+    QJsonObject json { { QStringLiteral("type"), QStringLiteral("outcome") },
+        { QStringLiteral("creation"), creationId },
+        { QStringLiteral("state"), toString(outcome.state) } };
+    json.insert(QStringLiteral("error"),
+        outcome.error.isEmpty() ? QJsonValue() : QJsonValue(outcome.error));
     json.insert(QStringLiteral("rollback"),
-                outcome.rollback ? QJsonValue(rollbackToJson(*outcome.rollback)) : QJsonValue());
+        outcome.rollback ? QJsonValue(rollbackToJson(*outcome.rollback)) : QJsonValue());
     json.insert(QStringLiteral("orphanReason"),
-                outcome.orphanReason ? QJsonValue(toString(*outcome.orphanReason)) : QJsonValue());
+        outcome.orphanReason ? QJsonValue(toString(*outcome.orphanReason)) : QJsonValue());
     return append(json);
 }
 
 bool CreationJournal::recordOrphanKilled(const QString &creationId, const QString &sandboxId)
 {
-    return append({{QStringLiteral("type"), QStringLiteral("orphan-killed")},
-                   {QStringLiteral("creation"), creationId},
-                   {QStringLiteral("sandboxId"), sandboxId}});
+    return append({ { QStringLiteral("type"), QStringLiteral("orphan-killed") },
+        { QStringLiteral("creation"), creationId }, { QStringLiteral("sandboxId"), sandboxId } });
 }
 
 QList<CreationRecord> CreationJournal::creations() const
@@ -467,8 +465,8 @@ std::optional<CreationRecord> CreationJournal::creation(const QString &creationI
     return *it;
 }
 
-std::optional<CreationRecord> CreationJournal::creationOwning(const QString &sandboxId,
-                                                              const QString &creationTag) const
+std::optional<CreationRecord> CreationJournal::creationOwning(
+    const QString &sandboxId, const QString &creationTag) const
 {
     if (!creationTag.isEmpty()) {
         if (auto r = creation(creationTag))

@@ -21,17 +21,17 @@ struct CreationRecord
     QString templateId;
     QStringList mcpServers; ///< names only, never option values
     QString installId;
-    qint64 pid = 0;         ///< the process that ran the creation
+    qint64 pid = 0; ///< the process that ran the creation
     QString host;
     int timeoutSeconds = 0;
     QDateTime startedAt;
     QDateTime updatedAt;
-    QDateTime finishedAt;   ///< invalid until the final record
-    QString sandboxId;      ///< empty until the create answer was read
+    QDateTime finishedAt; ///< invalid until the final record
+    QString sandboxId; ///< empty until the create answer was read
     QStringList foundSandboxIds; ///< tagged sandboxes an ambiguous allocation's search found
     CreationState state = CreationState::Allocating; ///< the last recorded state
-    QString error;          ///< the first error, for people
-    QString gatewayStderr;  ///< capped at CreationJournal::maxStderrBytes
+    QString error; ///< the first error, for people
+    QString gatewayStderr; ///< capped at CreationJournal::maxStderrBytes
     bool gatewayStderrTruncated = false;
     std::optional<RollbackReport> rollback;
     /// For RollbackFailed: why something may be left (rollback-failed or lost-response).
@@ -52,7 +52,7 @@ struct CreationIntent
     QStringList mcpServers; ///< names only
     QString installId;
     int timeoutSeconds = 0;
-    QDateTime time;         ///< invalid: now
+    QDateTime time; ///< invalid: now
 };
 
 /// How a creation ended, written once.
@@ -126,8 +126,8 @@ public:
     QList<CreationRecord> history() const;
     std::optional<CreationRecord> creation(const QString &creationId) const;
     /// The creation a sandbox belongs to, by its id (journal) or by its creation tag.
-    std::optional<CreationRecord> creationOwning(const QString &sandboxId,
-                                                 const QString &creationTag = {}) const;
+    std::optional<CreationRecord> creationOwning(
+        const QString &sandboxId, const QString &creationTag = {}) const;
 
     /// Creations that run in this process now: never judged as interrupted.
     void setActive(const QString &creationId, bool active);

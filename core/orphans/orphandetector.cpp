@@ -54,13 +54,12 @@ bool mentionsGateway(const ProcessInfo &process)
 } // namespace
 
 OrphanDetector::OrphanDetector(QNetworkAccessManager *network, ConnectionSettings settings,
-                               CreationJournal *journal, QObject *parent)
+    CreationJournal *journal, QObject *parent)
     : QObject(parent)
     , m_network(network)
     , m_settings(std::move(settings))
     , m_journal(journal)
-{
-}
+{ }
 
 OrphanDetector::~OrphanDetector()
 {
@@ -90,17 +89,19 @@ std::optional<Orphan> OrphanDetector::judgeByJournal(const Sandbox &sandbox) con
         if (creatorAlive(r))
             return std::nullopt; // another process is still working on it
         orphan.reason = OrphanReason::Interrupted;
-        orphan.evidence = tr("Creation %1 (template %2) started at %3 and stopped while %4; it never "
-                             "finished (the app was closed, killed or crashed). Found by its %5.")
-                              .arg(r.creationId, r.templateId, timeText(r.startedAt), toString(r.state),
-                                   knownById ? tr("id in the journal") : tr("creation tag"));
+        orphan.evidence
+            = tr("Creation %1 (template %2) started at %3 and stopped while %4; it never "
+                 "finished (the app was closed, killed or crashed). Found by its %5.")
+                  .arg(r.creationId, r.templateId, timeText(r.startedAt), toString(r.state),
+                      knownById ? tr("id in the journal") : tr("creation tag"));
         return orphan;
     }
     if (!knownById) {
         orphan.reason = OrphanReason::LostResponse;
-        orphan.evidence = tr("Tagged with creation %1 (started at %2, ended %3), but the creation never "
-                             "learned this sandbox's id: the server's answer was lost.")
-                              .arg(r.creationId, timeText(r.startedAt), toString(r.state));
+        orphan.evidence
+            = tr("Tagged with creation %1 (started at %2, ended %3), but the creation never "
+                 "learned this sandbox's id: the server's answer was lost.")
+                  .arg(r.creationId, timeText(r.startedAt), toString(r.state));
         return orphan;
     }
     if (r.state == CreationState::Ready && sandbox.sandboxId == r.sandboxId)
@@ -109,12 +110,13 @@ std::optional<Orphan> OrphanDetector::judgeByJournal(const Sandbox &sandbox) con
     if (r.state == CreationState::RollbackFailed) {
         orphan.evidence = tr("Creation %1 failed (%2) and removing the sandbox failed too (%3).")
                               .arg(r.creationId, r.error,
-                                   r.rollback && !r.rollback->error.isEmpty() ? r.rollback->error
-                                                                              : tr("no details"));
+                                  r.rollback && !r.rollback->error.isEmpty() ? r.rollback->error
+                                                                             : tr("no details"));
     } else if (sandbox.sandboxId != r.sandboxId) {
-        orphan.evidence = tr("A sandbox creation %1 found under its tag and tried to remove (a duplicate or "
-                             "the answer to a lost response) is still there.")
-                              .arg(r.creationId);
+        orphan.evidence
+            = tr("A sandbox creation %1 found under its tag and tried to remove (a duplicate or "
+                 "the answer to a lost response) is still there.")
+                  .arg(r.creationId);
     } else {
         orphan.evidence = tr("Creation %1 ended %2 at %3, yet the sandbox is still there.")
                               .arg(r.creationId, toString(r.state), timeText(r.finishedAt));
@@ -128,7 +130,8 @@ bool OrphanDetector::needsGatewayProbe(const Sandbox &sandbox) const
         return false; // a paused sandbox runs nothing; envd cannot be asked
     bool withMcp = sandbox.templateId == gatewayTemplate || sandbox.alias == gatewayTemplate;
     if (m_journal) {
-        const auto r = m_journal->creationOwning(sandbox.sandboxId, sandbox.metadata.value(creationTag));
+        const auto r
+            = m_journal->creationOwning(sandbox.sandboxId, sandbox.metadata.value(creationTag));
         if (r && m_journal->isActive(r->creationId))
             return false;
         if (r && r->hasMcp())
@@ -141,7 +144,8 @@ bool OrphanDetector::needsGatewayProbe(const Sandbox &sandbox) const
     return sandbox.startedAt.secsTo(now()) > qint64(m_grace.count());
 }
 
-std::optional<OrphanDetector::ProbeResult> OrphanDetector::cachedProbe(const QString &sandboxId) const
+std::optional<OrphanDetector::ProbeResult> OrphanDetector::cachedProbe(
+    const QString &sandboxId) const
 {
     const auto it = m_cache.constFind(sandboxId);
     if (it == m_cache.constEnd() || it->at.msecsTo(now()) > m_cacheTtl.count())
@@ -174,7 +178,7 @@ void OrphanDetector::pumpProbes()
         m_peakProbes = qMax(m_peakProbes, int(m_running.size()));
         connect(detail, &Job::finished, this, [this, detail, id] {
             if (detail->hasError()) {
-                probeDone(id, {false, false, 0, detail->error().message(), now()});
+                probeDone(id, { false, false, 0, detail->error().message(), now() });
                 return;
             }
             const EnvdTarget target = envdTargetFor(m_settings, detail->sandbox());
@@ -183,12 +187,12 @@ void OrphanDetector::pumpProbes()
             m_running.insert(id, list);
             connect(list, &Job::finished, this, [this, list, id, target] {
                 if (list->hasError()) {
-                    probeDone(id, {false, false, 0, list->error().message(), now()});
+                    probeDone(id, { false, false, 0, list->error().message(), now() });
                     return;
                 }
                 const QList<ProcessInfo> processes = list->processes();
                 if (std::any_of(processes.begin(), processes.end(), mentionsGateway)) {
-                    probeDone(id, {true, true, int(processes.size()), {}, now()});
+                    probeDone(id, { true, true, int(processes.size()), {}, now() });
                     return;
                 }
                 // envd lists only what it started; a gateway that daemonised (as
@@ -218,10 +222,10 @@ void OrphanDetector::probeProcessTable(const QString &id, const EnvdTarget &targ
         if (job->hasError() || !isNumber || (job->exitCode() != 0 && job->exitCode() != 1)) {
             const QString error = job->hasError() ? job->error().message()
                                                   : tr("the process table could not be read");
-            probeDone(id, {false, false, listed, error, now()});
+            probeDone(id, { false, false, listed, error, now() });
             return;
         }
-        probeDone(id, {true, count > 0, listed, {}, now()});
+        probeDone(id, { true, count > 0, listed, {}, now() });
     });
     job->start();
 }
@@ -243,10 +247,11 @@ Orphan OrphanDetector::gatewayDown(const Sandbox &sandbox, const ProbeResult &pr
     orphan.reason = OrphanReason::GatewayDown;
     orphan.creationId = sandbox.metadata.value(creationTag);
     const qint64 minutes = sandbox.startedAt.isValid() ? sandbox.startedAt.secsTo(now()) / 60 : -1;
-    orphan.evidence = tr("Template %1, up for %2 min, and no mcp-gateway process runs in it (envd lists %3 "
-                         "process(es)): the MCP gateway failed to start and nobody removed the sandbox.")
-                          .arg(sandbox.templateId, minutes < 0 ? QStringLiteral("?") : QString::number(minutes))
-                          .arg(probe.processCount);
+    orphan.evidence
+        = tr("Template %1, up for %2 min, and no mcp-gateway process runs in it (envd lists %3 "
+             "process(es)): the MCP gateway failed to start and nobody removed the sandbox.")
+              .arg(sandbox.templateId, minutes < 0 ? QStringLiteral("?") : QString::number(minutes))
+              .arg(probe.processCount);
     return orphan;
 }
 
@@ -259,8 +264,7 @@ OrphanScanJob::OrphanScanJob(OrphanDetector *detector, QList<Sandbox> sandboxes,
     : Job(parent)
     , m_detector(detector)
     , m_sandboxes(std::move(sandboxes))
-{
-}
+{ }
 
 void OrphanScanJob::doStart()
 {
@@ -337,21 +341,16 @@ std::optional<Orphan> OrphanScanJob::orphanFor(const QString &sandboxId) const
 }
 
 KillOrphansJob::KillOrphansJob(QNetworkAccessManager *network, const ConnectionSettings &settings,
-                               CreationJournal *journal, QList<Orphan> orphans, RetryPolicy policy,
-                               QObject *parent)
+    CreationJournal *journal, QList<Orphan> orphans, RetryPolicy policy, QObject *parent)
     : Job(parent)
     , m_network(network)
     , m_settings(settings)
     , m_journal(journal)
     , m_orphans(std::move(orphans))
     , m_policy(std::move(policy))
-{
-}
+{ }
 
-void KillOrphansJob::doStart()
-{
-    next();
-}
+void KillOrphansJob::doStart() { next(); }
 
 void KillOrphansJob::doCancel()
 {
@@ -368,7 +367,8 @@ void KillOrphansJob::next()
     }
     if (m_index >= m_orphans.size()) {
         if (!m_failed.isEmpty())
-            setError(Error::rejected(tr("%n orphan(s) could not be removed", nullptr, int(m_failed.size()))));
+            setError(Error::rejected(
+                tr("%n orphan(s) could not be removed", nullptr, int(m_failed.size()))));
         emitResult();
         return;
     }
@@ -378,7 +378,7 @@ void KillOrphansJob::next()
     connect(job, &Job::finished, this, [this, job, orphan] {
         m_current = nullptr;
         if (job->hasError()) {
-            m_failed.append({orphan.sandboxId, job->error().message()});
+            m_failed.append({ orphan.sandboxId, job->error().message() });
             Q_EMIT orphanDone(orphan.sandboxId, job->error().message());
         } else {
             m_killed.append(orphan.sandboxId);

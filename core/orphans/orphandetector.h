@@ -29,7 +29,7 @@ struct Orphan
 {
     QString sandboxId;
     OrphanReason reason = OrphanReason::Interrupted;
-    QString evidence;   ///< one or two sentences for people
+    QString evidence; ///< one or two sentences for people
     QString creationId; ///< our creation it came from, empty for gateway-down of others
 };
 
@@ -50,7 +50,7 @@ class OrphanDetector : public QObject
 public:
     /// `network` and `journal` are not owned and must outlive the detector.
     OrphanDetector(QNetworkAccessManager *network, ConnectionSettings settings,
-                   CreationJournal *journal, QObject *parent = nullptr);
+        CreationJournal *journal, QObject *parent = nullptr);
     ~OrphanDetector() override;
 
     void setGatewayGrace(std::chrono::seconds grace) { m_grace = grace; }
@@ -102,9 +102,9 @@ private:
     QNetworkAccessManager *m_network;
     ConnectionSettings m_settings;
     QPointer<CreationJournal> m_journal;
-    std::chrono::seconds m_grace{120};
-    std::chrono::milliseconds m_cacheTtl{60000};
-    std::chrono::milliseconds m_probeTimeout{15000};
+    std::chrono::seconds m_grace { 120 };
+    std::chrono::milliseconds m_cacheTtl { 60000 };
+    std::chrono::milliseconds m_probeTimeout { 15000 };
     int m_maxProbes = 4;
     std::function<QDateTime()> m_clock;
     QHash<QString, ProbeResult> m_cache;
@@ -154,8 +154,8 @@ public:
 
     /// `journal` may be null; when set, each kill of one of our creations is recorded.
     KillOrphansJob(QNetworkAccessManager *network, const ConnectionSettings &settings,
-                   CreationJournal *journal, QList<Orphan> orphans, RetryPolicy policy = {},
-                   QObject *parent = nullptr);
+        CreationJournal *journal, QList<Orphan> orphans, RetryPolicy policy = {},
+        QObject *parent = nullptr);
 
     QStringList killed() const { return m_killed; }
     QList<Failure> failed() const { return m_failed; }

@@ -29,9 +29,8 @@ class FaultBackend
 {
 public:
     FaultBackend()
-        : m_backend({QStringLiteral("--fault-injection")})
-    {
-    }
+        : m_backend({ QStringLiteral("--fault-injection") })
+    { }
 
     bool start()
     {
@@ -56,7 +55,10 @@ public:
     QNetworkAccessManager *network() { return &m_network; }
 
     /// POST /_local/faults with `rules`; true on 2xx.
-    bool setFaults(const QJsonArray &rules) { return call("POST", QJsonObject{{QStringLiteral("rules"), rules}}); }
+    bool setFaults(const QJsonArray &rules)
+    {
+        return call("POST", QJsonObject { { QStringLiteral("rules"), rules } });
+    }
     bool clearFaults() { return call("DELETE", {}); }
 
     QList<Sandbox> list()
@@ -80,7 +82,8 @@ public:
     }
 
     /// Creates a sandbox the way another client would (no tags of ours).
-    Sandbox createRaw(const QString &templateId, const Metadata &metadata = {}, int timeoutSeconds = 300)
+    Sandbox createRaw(
+        const QString &templateId, const Metadata &metadata = {}, int timeoutSeconds = 300)
     {
         NewSandbox request;
         request.templateId = templateId;
@@ -98,15 +101,17 @@ private:
     {
         QNetworkRequest request(QUrl(url() + QStringLiteral("/_local/faults")));
         request.setRawHeader("X-API-Key", apiKey().toUtf8());
-        request.setHeader(QNetworkRequest::ContentTypeHeader, QByteArrayLiteral("application/json"));
-        std::unique_ptr<QNetworkReply> reply(
-            m_network.sendCustomRequest(request, verb, body.isEmpty() ? QByteArray() : QJsonDocument(body).toJson()));
+        request.setHeader(
+            QNetworkRequest::ContentTypeHeader, QByteArrayLiteral("application/json"));
+        std::unique_ptr<QNetworkReply> reply(m_network.sendCustomRequest(
+            request, verb, body.isEmpty() ? QByteArray() : QJsonDocument(body).toJson()));
         QSignalSpy spy(reply.get(), &QNetworkReply::finished);
         if (!spy.wait(20000))
             return false;
         const int status = reply->attribute(QNetworkRequest::HttpStatusCodeAttribute).toInt();
         if (status < 200 || status >= 300)
-            qWarning("faults %s: HTTP %d %s", verb.constData(), status, reply->readAll().constData());
+            qWarning(
+                "faults %s: HTTP %d %s", verb.constData(), status, reply->readAll().constData());
         return status >= 200 && status < 300;
     }
 
@@ -114,13 +119,11 @@ private:
     QNetworkAccessManager m_network;
 };
 
-inline QJsonObject rule(const QString &method, const QString &path, const QString &action, int count = 1,
-                        int status = 0, int delayMs = 0)
+inline QJsonObject rule(const QString &method, const QString &path, const QString &action,
+    int count = 1, int status = 0, int delayMs = 0)
 {
-    QJsonObject r{{QStringLiteral("method"), method},
-                  {QStringLiteral("path"), path},
-                  {QStringLiteral("action"), action},
-                  {QStringLiteral("count"), count}};
+    QJsonObject r { { QStringLiteral("method"), method }, { QStringLiteral("path"), path },
+        { QStringLiteral("action"), action }, { QStringLiteral("count"), count } };
     if (status)
         r.insert(QStringLiteral("status"), status);
     if (delayMs)

@@ -6,8 +6,8 @@
 #include "creation/creationregistry.h"
 #include "creationtestutil.h"
 #include "journal/creationjournal.h"
-#include "teststrings.h"
 #include "orphans/orphandetector.h"
+#include "teststrings.h"
 
 #include <QTemporaryDir>
 
@@ -22,17 +22,17 @@ const QString envSecret = QStringLiteral("env-secret-91c7d2b4e0");
 
 QJsonObject goodMcp()
 {
-    return QJsonObject{{QStringLiteral("browserbase"),
-                        QJsonObject{{QStringLiteral("apiKey"), browserbaseKey},
-                                    {QStringLiteral("projectId"), QStringLiteral("proj-1")},
-                                    {QStringLiteral("geminiApiKey"), geminiKey}}}};
+    return QJsonObject { { QStringLiteral("browserbase"),
+        QJsonObject { { QStringLiteral("apiKey"), browserbaseKey },
+            { QStringLiteral("projectId"), QStringLiteral("proj-1") },
+            { QStringLiteral("geminiApiKey"), geminiKey } } } };
 }
 
 QJsonObject mcpMissingOption()
 {
-    return QJsonObject{{QStringLiteral("browserbase"),
-                        QJsonObject{{QStringLiteral("apiKey"), browserbaseKey},
-                                    {QStringLiteral("projectId"), QStringLiteral("proj-1")}}}};
+    return QJsonObject { { QStringLiteral("browserbase"),
+        QJsonObject { { QStringLiteral("apiKey"), browserbaseKey },
+            { QStringLiteral("projectId"), QStringLiteral("proj-1") } } } };
 }
 } // namespace
 
@@ -53,7 +53,7 @@ private:
         c.journal = m_journal.get();
         c.installId = QStringLiteral("11111111-2222-3333-4444-555555555555");
         c.gatewayBudget = 60s;
-        c.rollback.backoff = {50ms, 100ms, 200ms};
+        c.rollback.backoff = { 50ms, 100ms, 200ms };
         return c;
     }
 
@@ -93,10 +93,7 @@ private:
     }
 
 private Q_SLOTS:
-    void initTestCase()
-    {
-        QVERIFY(m_backend.start());
-    }
+    void initTestCase() { QVERIFY(m_backend.start()); }
 
     void init()
     {
@@ -104,7 +101,8 @@ private Q_SLOTS:
         killEverything();
         QVERIFY(m_backend.listIds().isEmpty());
         m_dir = std::make_unique<QTemporaryDir>();
-        m_journal = std::make_unique<CreationJournal>(m_dir->filePath(QStringLiteral("test.jsonl")));
+        m_journal
+            = std::make_unique<CreationJournal>(m_dir->filePath(QStringLiteral("test.jsonl")));
         QVERIFY(m_journal->open());
     }
 
@@ -118,8 +116,9 @@ private Q_SLOTS:
         QCOMPARE(str(job->state()), str(CreationState::Ready));
         QVERIFY(!job->hasError());
         QCOMPARE(job->errorMessage(), QString());
-        QCOMPARE(str(states), str((QList<CreationState>{CreationState::Validating, CreationState::Allocating,
-                                               CreationState::Extending, CreationState::Ready})));
+        QCOMPARE(str(states),
+            str((QList<CreationState> { CreationState::Validating, CreationState::Allocating,
+                CreationState::Extending, CreationState::Ready })));
         QCOMPARE(job->templateId(), QStringLiteral("base"));
 
         const QList<Sandbox> sandboxes = m_backend.list();
@@ -150,22 +149,22 @@ private Q_SLOTS:
         auto job = make(request);
         QByteArray liveStdout;
         connect(job.get(), &CreationJob::gatewayStdoutReceived, this,
-                [&liveStdout](const QByteArray &d) { liveStdout += d; });
+            [&liveStdout](const QByteArray &d) { liveStdout += d; });
         const auto states = run(job.get());
         QCOMPARE(str(job->state()), str(CreationState::Ready));
         QVERIFY(states.contains(CreationState::StartingGateway));
         QCOMPARE(job->templateId(), QStringLiteral("mcp-gateway"));
         QVERIFY2(liveStdout.contains("MCP gateway started"), liveStdout.constData());
         QCOMPARE(job->gatewayStdout(), liveStdout);
-        QCOMPARE(m_backend.listIds(), QStringList{job->sandboxId()});
+        QCOMPARE(m_backend.listIds(), QStringList { job->sandboxId() });
         const auto r = m_journal->creation(job->creationId());
-        QCOMPARE(r->mcpServers, QStringList{QStringLiteral("browserbase")});
+        QCOMPARE(r->mcpServers, QStringList { QStringLiteral("browserbase") });
         QCOMPARE(str(r->state), str(CreationState::Ready));
 
         const QByteArray text = journalText();
         QVERIFY(text.contains(job->creationId().toUtf8()));
-        for (const QString &secret : {browserbaseKey, geminiKey, envSecret, m_backend.apiKey(),
-                                      job->gatewayAccessToken(), job->sandbox().envdAccessToken}) {
+        for (const QString &secret : { browserbaseKey, geminiKey, envSecret, m_backend.apiKey(),
+                 job->gatewayAccessToken(), job->sandbox().envdAccessToken }) {
             QVERIFY(!secret.isEmpty());
             QVERIFY2(!text.contains(secret.toUtf8()), "a secret reached the journal");
         }
@@ -180,15 +179,16 @@ private Q_SLOTS:
         auto job = make(request);
         QByteArray liveStderr;
         connect(job.get(), &CreationJob::gatewayStderrReceived, this,
-                [&liveStderr](const QByteArray &d) { liveStderr += d; });
+            [&liveStderr](const QByteArray &d) { liveStderr += d; });
         const auto states = run(job.get());
         QCOMPARE(str(job->state()), str(CreationState::RolledBack));
         QCOMPARE(job->gatewayExitCode(), 127);
         QVERIFY(liveStderr.contains("mcp-gateway"));
         QVERIFY2(job->errorMessage().startsWith(QLatin1String("Failed to start MCP gateway: ")),
-                 qPrintable(job->errorMessage()));
+            qPrintable(job->errorMessage()));
         QVERIFY(job->errorMessage().contains(QLatin1String("not found")));
-        QCOMPARE(str(states.mid(states.size() - 2)), str((QList<CreationState>{CreationState::RollingBack, CreationState::RolledBack})));
+        QCOMPARE(str(states.mid(states.size() - 2)),
+            str((QList<CreationState> { CreationState::RollingBack, CreationState::RolledBack })));
         QVERIFY(job->rollback());
         QCOMPARE(str(job->rollback()->outcome), str(RollbackOutcome::Killed));
         QCOMPARE(job->rollback()->attempts, 1);
@@ -211,8 +211,8 @@ private Q_SLOTS:
         QCOMPARE(str(job->state()), str(CreationState::Rejected));
         QCOMPARE(job->error().kind(), Error::Kind::Rejected);
         QVERIFY2(job->errorMessage().contains(QLatin1String("browserbase"))
-                     && job->errorMessage().contains(QLatin1String("geminiApiKey")),
-                 qPrintable(job->errorMessage()));
+                && job->errorMessage().contains(QLatin1String("geminiApiKey")),
+            qPrintable(job->errorMessage()));
         QVERIFY(job->sandboxId().isEmpty());
         QVERIFY(m_backend.listIds().isEmpty());
         QVERIFY(m_journal->creations().isEmpty()); // nothing was announced: nothing was sent
@@ -236,24 +236,27 @@ private Q_SLOTS:
     void gatewayOutputThenCutStream()
     {
         QJsonObject cut = rule(QStringLiteral("POST"), QStringLiteral("*/process.Process/Start"),
-                               QStringLiteral("cut-after-output"));
+            QStringLiteral("cut-after-output"));
         cut.insert(QStringLiteral("chunks"), 1);
-        QVERIFY(m_backend.setFaults({cut}));
+        QVERIFY(m_backend.setFaults({ cut }));
         CreationRequest request;
         request.mcp = goodMcp();
         auto job = make(request);
         QByteArray live;
-        connect(job.get(), &CreationJob::gatewayStdoutReceived, this, [&live](const QByteArray &d) { live += d; });
-        connect(job.get(), &CreationJob::gatewayStderrReceived, this, [&live](const QByteArray &d) { live += d; });
+        connect(job.get(), &CreationJob::gatewayStdoutReceived, this,
+            [&live](const QByteArray &d) { live += d; });
+        connect(job.get(), &CreationJob::gatewayStderrReceived, this,
+            [&live](const QByteArray &d) { live += d; });
         run(job.get());
         QCOMPARE(str(job->state()), str(CreationState::RolledBack));
         QVERIFY(!live.isEmpty()); // the output before the cut reached the signals
         QVERIFY2(job->errorMessage().startsWith(QLatin1String("Failed to start MCP gateway: ")),
-                 qPrintable(job->errorMessage()));
+            qPrintable(job->errorMessage()));
         QVERIFY(job->error().kind() != Error::Kind::Rejected); // a stream failure, not an exit code
         QCOMPARE(str(job->rollback()->outcome), str(RollbackOutcome::Killed));
         QVERIFY(m_backend.listIds().isEmpty());
-        QCOMPARE(str(m_journal->creation(job->creationId())->state), str(CreationState::RolledBack));
+        QCOMPARE(
+            str(m_journal->creation(job->creationId())->state), str(CreationState::RolledBack));
     }
 
     void gatewayBudgetExceeded()
@@ -266,23 +269,26 @@ private Q_SLOTS:
         run(job.get());
         QCOMPARE(str(job->state()), str(CreationState::RolledBack));
         QCOMPARE(job->error().kind(), Error::Kind::Timeout);
-        QVERIFY2(job->errorMessage().contains(QLatin1String("did not start within")), qPrintable(job->errorMessage()));
+        QVERIFY2(job->errorMessage().contains(QLatin1String("did not start within")),
+            qPrintable(job->errorMessage()));
         QVERIFY(m_backend.listIds().isEmpty());
-        QCOMPARE(str(m_journal->creation(job->creationId())->state), str(CreationState::RolledBack));
+        QCOMPARE(
+            str(m_journal->creation(job->creationId())->state), str(CreationState::RolledBack));
     }
 
     void killFailsTwiceThenSucceeds()
     {
-        QVERIFY(m_backend.setFaults({rule(QStringLiteral("POST"), QStringLiteral("/sandboxes/*/timeout"),
-                                          QStringLiteral("status"), 1, 500),
-                                     rule(QStringLiteral("DELETE"), QStringLiteral("/sandboxes/*"),
-                                          QStringLiteral("status"), 2, 502)}));
+        QVERIFY(m_backend.setFaults(
+            { rule(QStringLiteral("POST"), QStringLiteral("/sandboxes/*/timeout"),
+                  QStringLiteral("status"), 1, 500),
+                rule(QStringLiteral("DELETE"), QStringLiteral("/sandboxes/*"),
+                    QStringLiteral("status"), 2, 502) }));
         auto job = make({});
         run(job.get());
         QCOMPARE(str(job->state()), str(CreationState::RolledBack));
         // The first error, not the rollback's.
         QVERIFY2(job->errorMessage().startsWith(QLatin1String("Could not set the sandbox timeout")),
-                 qPrintable(job->errorMessage()));
+            qPrintable(job->errorMessage()));
         QVERIFY(job->errorMessage().contains(QLatin1String("500")));
         QCOMPARE(job->rollback()->attempts, 3);
         QCOMPARE(str(job->rollback()->outcome), str(RollbackOutcome::Killed));
@@ -294,10 +300,11 @@ private Q_SLOTS:
 
     void killFailsAlways()
     {
-        QVERIFY(m_backend.setFaults({rule(QStringLiteral("POST"), QStringLiteral("/sandboxes/*/timeout"),
-                                          QStringLiteral("status"), 1, 500),
-                                     rule(QStringLiteral("DELETE"), QStringLiteral("/sandboxes/*"),
-                                          QStringLiteral("status"), 100, 500)}));
+        QVERIFY(m_backend.setFaults(
+            { rule(QStringLiteral("POST"), QStringLiteral("/sandboxes/*/timeout"),
+                  QStringLiteral("status"), 1, 500),
+                rule(QStringLiteral("DELETE"), QStringLiteral("/sandboxes/*"),
+                    QStringLiteral("status"), 100, 500) }));
         auto job = make({});
         run(job.get());
         QCOMPARE(str(job->state()), str(CreationState::RollbackFailed));
@@ -307,7 +314,7 @@ private Q_SLOTS:
         QVERIFY(job->rollback()->error.contains(QLatin1String("500")));
         QCOMPARE(str(job->orphanReason()), str(OrphanReason::RollbackFailed));
         // It is still there, and the detector says so.
-        QCOMPARE(m_backend.listIds(), QStringList{job->sandboxId()});
+        QCOMPARE(m_backend.listIds(), QStringList { job->sandboxId() });
         const auto r = m_journal->creation(job->creationId());
         QCOMPARE(str(r->state), str(CreationState::RollbackFailed));
         QCOMPARE(str(r->orphanReason), str(OrphanReason::RollbackFailed));
@@ -321,46 +328,49 @@ private Q_SLOTS:
         QCOMPARE(str(scan->orphans().constFirst().reason), str(OrphanReason::RollbackFailed));
         QCOMPARE(scan->orphans().constFirst().creationId, job->creationId());
 
-        KillOrphansJob kill(m_backend.network(), m_backend.settings(), m_journal.get(), scan->orphans());
+        KillOrphansJob kill(
+            m_backend.network(), m_backend.settings(), m_journal.get(), scan->orphans());
         kill.setAutoDelete(false);
         QVERIFY(sd::test::runJob(&kill));
-        QCOMPARE(kill.killed(), QStringList{job->sandboxId()});
+        QCOMPARE(kill.killed(), QStringList { job->sandboxId() });
         QVERIFY(m_backend.listIds().isEmpty());
-        QCOMPARE(m_journal->creation(job->creationId())->orphansKilled, QStringList{job->sandboxId()});
+        QCOMPARE(m_journal->creation(job->creationId())->orphansKilled,
+            QStringList { job->sandboxId() });
     }
 
     void killRefusedIsNotRetried()
     {
-        QVERIFY(m_backend.setFaults({rule(QStringLiteral("POST"), QStringLiteral("/sandboxes/*/timeout"),
-                                          QStringLiteral("status"), 1, 500),
-                                     rule(QStringLiteral("DELETE"), QStringLiteral("/sandboxes/*"),
-                                          QStringLiteral("status"), 5, 403)}));
+        QVERIFY(m_backend.setFaults(
+            { rule(QStringLiteral("POST"), QStringLiteral("/sandboxes/*/timeout"),
+                  QStringLiteral("status"), 1, 500),
+                rule(QStringLiteral("DELETE"), QStringLiteral("/sandboxes/*"),
+                    QStringLiteral("status"), 5, 403) }));
         auto job = make({});
         run(job.get());
         QCOMPARE(str(job->state()), str(CreationState::RollbackFailed));
         QCOMPARE(job->rollback()->attempts, 1); // the key will not get better by retrying
         QVERIFY(job->rollback()->error.contains(QLatin1String("403")));
         QVERIFY(job->errorMessage().startsWith(QLatin1String("Could not set the sandbox timeout")));
-        QCOMPARE(m_backend.listIds(), QStringList{job->sandboxId()});
+        QCOMPARE(m_backend.listIds(), QStringList { job->sandboxId() });
     }
 
     void ambiguousAllocation_data()
     {
         QTest::addColumn<QJsonObject>("fault");
         QTest::addColumn<QString>("errorPart");
-        QTest::newRow("503 after allocating")
-            << rule(QStringLiteral("POST"), QStringLiteral("/v2/sandboxes"), QStringLiteral("status-after"), 1, 503)
-            << QStringLiteral("503");
+        QTest::newRow("503 after allocating") << rule(QStringLiteral("POST"),
+            QStringLiteral("/v2/sandboxes"), QStringLiteral("status-after"), 1, 503)
+                                              << QStringLiteral("503");
         // Every try: Qt resends a POST whose connection closed, so each try may allocate.
-        QTest::newRow("response dropped")
-            << rule(QStringLiteral("POST"), QStringLiteral("/v2/sandboxes"), QStringLiteral("drop-after"), 10)
-            << QStringLiteral("Could not reach the server");
-        QTest::newRow("201 without body")
-            << rule(QStringLiteral("POST"), QStringLiteral("/v2/sandboxes"), QStringLiteral("empty-after"))
-            << QStringLiteral("could not be read");
-        QTest::newRow("201 with garbage")
-            << rule(QStringLiteral("POST"), QStringLiteral("/v2/sandboxes"), QStringLiteral("garbage-after"))
-            << QStringLiteral("could not be read");
+        QTest::newRow("response dropped") << rule(QStringLiteral("POST"),
+            QStringLiteral("/v2/sandboxes"), QStringLiteral("drop-after"), 10)
+                                          << QStringLiteral("Could not reach the server");
+        QTest::newRow("201 without body") << rule(
+            QStringLiteral("POST"), QStringLiteral("/v2/sandboxes"), QStringLiteral("empty-after"))
+                                          << QStringLiteral("could not be read");
+        QTest::newRow("201 with garbage") << rule(QStringLiteral("POST"),
+            QStringLiteral("/v2/sandboxes"), QStringLiteral("garbage-after"))
+                                          << QStringLiteral("could not be read");
     }
 
     void ambiguousAllocation()
@@ -370,20 +380,21 @@ private Q_SLOTS:
         // Somebody else's sandbox must survive our search-and-kill.
         const Sandbox bystander = m_backend.createRaw(QStringLiteral("base"));
         QVERIFY(!bystander.sandboxId.isEmpty());
-        QVERIFY(m_backend.setFaults({fault}));
+        QVERIFY(m_backend.setFaults({ fault }));
         auto job = make({});
         run(job.get());
         QCOMPARE(str(job->state()), str(CreationState::RolledBack));
         QVERIFY2(job->errorMessage().startsWith(QLatin1String("Could not create the sandbox")),
-                 qPrintable(job->errorMessage()));
+            qPrintable(job->errorMessage()));
         QVERIFY2(job->errorMessage().contains(errorPart), qPrintable(job->errorMessage()));
         QVERIFY(job->rollback());
         QVERIFY(job->rollback()->found.value_or(0) >= 1);
         const int found = *job->rollback()->found;
         QCOMPARE(str(job->rollback()->outcome), str(RollbackOutcome::Killed));
         QCOMPARE(job->rollback()->summary,
-                 QStringLiteral("The server may have created a sandbox: found and removed %1").arg(found));
-        QCOMPARE(m_backend.listIds(), QStringList{bystander.sandboxId});
+            QStringLiteral("The server may have created a sandbox: found and removed %1")
+                .arg(found));
+        QCOMPARE(m_backend.listIds(), QStringList { bystander.sandboxId });
         const auto r = m_journal->creation(job->creationId());
         QCOMPARE(r->foundSandboxIds.size(), found);
         QVERIFY(r->sandboxId.isEmpty());
@@ -394,8 +405,8 @@ private Q_SLOTS:
     {
         // The answer is late; our limit runs out first. The server may have made
         // the sandbox, so the job searches by its tag before it reports.
-        QVERIFY(m_backend.setFaults({rule(QStringLiteral("POST"), QStringLiteral("/v2/sandboxes"),
-                                          QStringLiteral("delay"), 1, 0, 3000)}));
+        QVERIFY(m_backend.setFaults({ rule(QStringLiteral("POST"), QStringLiteral("/v2/sandboxes"),
+            QStringLiteral("delay"), 1, 0, 3000) }));
         CreationContext c = context();
         c.allocationTimeout = 300ms;
         auto job = make({}, c);
@@ -406,7 +417,8 @@ private Q_SLOTS:
         QVERIFY(states.contains(CreationState::RollingBack));
         QVERIFY(job->rollback());
         QVERIFY(job->rollback()->found.has_value()); // the search ran
-        QVERIFY(job->rollback()->summary.startsWith(QLatin1String("The server may have created a sandbox")));
+        QVERIFY(job->rollback()->summary.startsWith(
+            QLatin1String("The server may have created a sandbox")));
         QVERIFY(m_journal->creation(job->creationId())->isFinished());
         // Whatever the server did after our timeout, nothing of ours is left
         // unflagged: either nothing runs, or the detector names it.
@@ -423,23 +435,23 @@ private Q_SLOTS:
     {
         // One dropped answer: Qt resends the POST and the second try succeeds. The
         // first try's sandbox carries our tag and must not be left behind.
-        QVERIFY(m_backend.setFaults({rule(QStringLiteral("POST"), QStringLiteral("/v2/sandboxes"),
-                                          QStringLiteral("drop-after"), 1)}));
+        QVERIFY(m_backend.setFaults({ rule(QStringLiteral("POST"), QStringLiteral("/v2/sandboxes"),
+            QStringLiteral("drop-after"), 1) }));
         auto job = make({});
         run(job.get());
         QCOMPARE(str(job->state()), str(CreationState::Ready));
         QCOMPARE(job->duplicatesRemoved().size(), 1);
         QVERIFY(job->duplicatesRemoved().constFirst() != job->sandboxId());
         QCOMPARE(m_journal->creation(job->creationId())->foundSandboxIds, job->duplicatesRemoved());
-        QCOMPARE(m_backend.listIds(), QStringList{job->sandboxId()});
+        QCOMPARE(m_backend.listIds(), QStringList { job->sandboxId() });
     }
 
     void ambiguousAllocationWhoseSearchFails()
     {
-        QVERIFY(m_backend.setFaults({rule(QStringLiteral("POST"), QStringLiteral("/v2/sandboxes"),
+        QVERIFY(m_backend.setFaults({ rule(QStringLiteral("POST"), QStringLiteral("/v2/sandboxes"),
                                           QStringLiteral("status-after"), 1, 504),
-                                     rule(QStringLiteral("GET"), QStringLiteral("/v2/sandboxes*"),
-                                          QStringLiteral("status"), 3, 500)}));
+            rule(QStringLiteral("GET"), QStringLiteral("/v2/sandboxes*"), QStringLiteral("status"),
+                3, 500) }));
         auto job = make({});
         run(job.get());
         QCOMPARE(str(job->state()), str(CreationState::RollbackFailed));
@@ -456,13 +468,14 @@ private Q_SLOTS:
         QVERIFY(sd::test::runJob(scan.get()));
         QCOMPARE(scan->orphans().size(), 1);
         QCOMPARE(str(scan->orphans().constFirst().reason), str(OrphanReason::LostResponse));
-        QCOMPARE(str(m_journal->creation(job->creationId())->orphanReason), str(OrphanReason::LostResponse));
+        QCOMPARE(str(m_journal->creation(job->creationId())->orphanReason),
+            str(OrphanReason::LostResponse));
     }
 
     void clearRefusalIsRejected()
     {
-        QVERIFY(m_backend.setFaults({rule(QStringLiteral("POST"), QStringLiteral("/v2/sandboxes"),
-                                          QStringLiteral("status"), 1, 400)}));
+        QVERIFY(m_backend.setFaults({ rule(QStringLiteral("POST"), QStringLiteral("/v2/sandboxes"),
+            QStringLiteral("status"), 1, 400) }));
         auto job = make({});
         run(job.get());
         QCOMPARE(str(job->state()), str(CreationState::Rejected));
@@ -477,10 +490,14 @@ private Q_SLOTS:
         QTest::addColumn<int>("cancelIn");
         QTest::addColumn<bool>("withMcp");
         QTest::addColumn<int>("finalState");
-        QTest::newRow("validating") << int(CreationState::Validating) << false << int(CreationState::Cancelled);
-        QTest::newRow("allocating") << int(CreationState::Allocating) << false << int(CreationState::RolledBack);
-        QTest::newRow("starting gateway") << int(CreationState::StartingGateway) << true << int(CreationState::RolledBack);
-        QTest::newRow("extending") << int(CreationState::Extending) << false << int(CreationState::RolledBack);
+        QTest::newRow("validating")
+            << int(CreationState::Validating) << false << int(CreationState::Cancelled);
+        QTest::newRow("allocating")
+            << int(CreationState::Allocating) << false << int(CreationState::RolledBack);
+        QTest::newRow("starting gateway")
+            << int(CreationState::StartingGateway) << true << int(CreationState::RolledBack);
+        QTest::newRow("extending")
+            << int(CreationState::Extending) << false << int(CreationState::RolledBack);
     }
 
     void cancelInEachState()
@@ -489,10 +506,10 @@ private Q_SLOTS:
         QFETCH(bool, withMcp);
         QFETCH(int, finalState);
         // Slow answers keep each state open long enough to cancel in it.
-        QVERIFY(m_backend.setFaults({rule(QStringLiteral("POST"), QStringLiteral("/v2/sandboxes"),
+        QVERIFY(m_backend.setFaults({ rule(QStringLiteral("POST"), QStringLiteral("/v2/sandboxes"),
                                           QStringLiteral("delay"), 1, 0, 1500),
-                                     rule(QStringLiteral("POST"), QStringLiteral("/sandboxes/*/timeout"),
-                                          QStringLiteral("delay"), 1, 0, 1500)}));
+            rule(QStringLiteral("POST"), QStringLiteral("/sandboxes/*/timeout"),
+                QStringLiteral("delay"), 1, 0, 1500) }));
         CreationRequest request;
         if (withMcp)
             request.mcp = goodMcp();
@@ -517,7 +534,8 @@ private Q_SLOTS:
         if (target != CreationState::Validating) {
             QVERIFY(!raw->sandboxId().isEmpty()); // the 201 after the cancel was read ...
             QCOMPARE(str(raw->rollback()->outcome), str(RollbackOutcome::Killed)); // ... and killed
-            QCOMPARE(str(m_journal->creation(raw->creationId())->state), str(CreationState::RolledBack));
+            QCOMPARE(
+                str(m_journal->creation(raw->creationId())->state), str(CreationState::RolledBack));
         } else {
             QVERIFY(m_journal->creations().isEmpty());
         }
@@ -526,10 +544,11 @@ private Q_SLOTS:
 
     void cancelDuringRollbackIsIgnored()
     {
-        QVERIFY(m_backend.setFaults({rule(QStringLiteral("POST"), QStringLiteral("/sandboxes/*/timeout"),
-                                          QStringLiteral("status"), 1, 500),
-                                     rule(QStringLiteral("DELETE"), QStringLiteral("/sandboxes/*"),
-                                          QStringLiteral("delay"), 1, 0, 1000)}));
+        QVERIFY(m_backend.setFaults(
+            { rule(QStringLiteral("POST"), QStringLiteral("/sandboxes/*/timeout"),
+                  QStringLiteral("status"), 1, 500),
+                rule(QStringLiteral("DELETE"), QStringLiteral("/sandboxes/*"),
+                    QStringLiteral("delay"), 1, 0, 1000) }));
         auto job = make({});
         CreationJob *raw = job.get();
         connect(raw, &CreationJob::stateChanged, this, [raw](CreationState s) {
@@ -545,8 +564,8 @@ private Q_SLOTS:
 
     void quitWaitsForTheRollbacks()
     {
-        QVERIFY(m_backend.setFaults({rule(QStringLiteral("POST"), QStringLiteral("/v2/sandboxes"),
-                                          QStringLiteral("delay"), 2, 0, 1500)}));
+        QVERIFY(m_backend.setFaults({ rule(QStringLiteral("POST"), QStringLiteral("/v2/sandboxes"),
+            QStringLiteral("delay"), 2, 0, 1500) }));
         CreationRegistry registry;
         auto a = make({});
         auto b = make({});
@@ -554,8 +573,9 @@ private Q_SLOTS:
         registry.add(b.get());
         a->start();
         b->start();
-        QTRY_VERIFY_WITH_TIMEOUT(a->state() == CreationState::Allocating && b->state() == CreationState::Allocating,
-                                 30000);
+        QTRY_VERIFY_WITH_TIMEOUT(
+            a->state() == CreationState::Allocating && b->state() == CreationState::Allocating,
+            30000);
         QCOMPARE(registry.active().size(), 2);
         QSignalSpy progress(&registry, &CreationRegistry::shutdownProgress);
         QSignalSpy done(&registry, &CreationRegistry::shutdownFinished);
@@ -564,7 +584,7 @@ private Q_SLOTS:
         QVERIFY(done.at(0).at(0).toStringList().isEmpty());
         QVERIFY(!progress.isEmpty()); // the quit dialog was told what it waits for
         QVERIFY(progress.at(0).at(0).toStringList().constFirst().contains(a->creationId())
-                || progress.at(0).at(0).toStringList().constFirst().contains(b->creationId()));
+            || progress.at(0).at(0).toStringList().constFirst().contains(b->creationId()));
         QCOMPARE(str(a->state()), str(CreationState::RolledBack));
         QCOMPARE(str(b->state()), str(CreationState::RolledBack));
         QVERIFY(registry.active().isEmpty());
@@ -573,10 +593,11 @@ private Q_SLOTS:
 
     void quitGivesUpAfterItsTime()
     {
-        QVERIFY(m_backend.setFaults({rule(QStringLiteral("POST"), QStringLiteral("/sandboxes/*/timeout"),
-                                          QStringLiteral("status"), 1, 500),
-                                     rule(QStringLiteral("DELETE"), QStringLiteral("/sandboxes/*"),
-                                          QStringLiteral("delay"), 1, 0, 3000)}));
+        QVERIFY(m_backend.setFaults(
+            { rule(QStringLiteral("POST"), QStringLiteral("/sandboxes/*/timeout"),
+                  QStringLiteral("status"), 1, 500),
+                rule(QStringLiteral("DELETE"), QStringLiteral("/sandboxes/*"),
+                    QStringLiteral("delay"), 1, 0, 3000) }));
         CreationRegistry registry;
         auto job = make({});
         registry.add(job.get());
@@ -585,7 +606,7 @@ private Q_SLOTS:
         QSignalSpy done(&registry, &CreationRegistry::shutdownFinished);
         registry.shutdown(std::chrono::milliseconds(200));
         QVERIFY(done.wait(30000));
-        QCOMPARE(done.at(0).at(0).toStringList(), QStringList{job->creationId()});
+        QCOMPARE(done.at(0).at(0).toStringList(), QStringList { job->creationId() });
         QVERIFY(!m_journal->creation(job->creationId())->isFinished()); // left for the next launch
         // Had the app stayed, the rollback would still have finished.
         QVERIFY(sd::test::runJob(job.get(), 60000));
@@ -596,8 +617,8 @@ private Q_SLOTS:
     void twentyConcurrentHalfFailing()
     {
         // The first ten timeout calls fail: those creations roll back, the others are Ready.
-        QVERIFY(m_backend.setFaults({rule(QStringLiteral("POST"), QStringLiteral("/sandboxes/*/timeout"),
-                                          QStringLiteral("status"), 10, 500)}));
+        QVERIFY(m_backend.setFaults({ rule(QStringLiteral("POST"),
+            QStringLiteral("/sandboxes/*/timeout"), QStringLiteral("status"), 10, 500) }));
         std::vector<std::unique_ptr<CreationJob>> jobs;
         int finished = 0;
         for (int i = 0; i < 20; ++i) {
@@ -614,7 +635,8 @@ private Q_SLOTS:
             else if (job->state() == CreationState::RolledBack)
                 rolledBack << job->sandboxId();
             else
-                QFAIL(qPrintable(QStringLiteral("unexpected final state %1").arg(toString(job->state()))));
+                QFAIL(qPrintable(
+                    QStringLiteral("unexpected final state %1").arg(toString(job->state()))));
         }
         QCOMPARE(ready.size(), 10);
         QCOMPARE(rolledBack.size(), 10);

@@ -23,7 +23,7 @@ private:
         CreationIntent intent;
         intent.creationId = id;
         intent.templateId = template_;
-        intent.mcpServers = {QStringLiteral("browserbase")};
+        intent.mcpServers = { QStringLiteral("browserbase") };
         intent.installId = QStringLiteral("install-1");
         intent.timeoutSeconds = 300;
         journal.recordIntent(intent);
@@ -42,7 +42,8 @@ private Q_SLOTS:
     void replayRebuildsHistory()
     {
         QTemporaryDir dir;
-        const QString path = CreationJournal::filePathFor(dir.path(), QStringLiteral("my profile/1"));
+        const QString path
+            = CreationJournal::filePathFor(dir.path(), QStringLiteral("my profile/1"));
         QVERIFY(path.endsWith(QLatin1String("/my_profile_1.jsonl")));
         QString first, second;
         {
@@ -54,8 +55,10 @@ private Q_SLOTS:
             report.outcome = RollbackOutcome::Failed;
             report.error = QStringLiteral("HTTP 500");
             journal.recordGatewayStderr(first, "boom\n");
-            journal.recordOutcome(first, {CreationState::RollbackFailed, QStringLiteral("Failed to start MCP gateway: boom"),
-                                          report, OrphanReason::RollbackFailed});
+            journal.recordOutcome(first,
+                { CreationState::RollbackFailed,
+                    QStringLiteral("Failed to start MCP gateway: boom"), report,
+                    OrphanReason::RollbackFailed });
             second = writeSample(journal, QStringLiteral("mcp-gateway"));
         }
         CreationJournal journal(path);
@@ -77,7 +80,7 @@ private Q_SLOTS:
         QCOMPARE(r.rollback->attempts, 3);
         QCOMPARE(str(r.rollback->outcome), str(RollbackOutcome::Failed));
         QCOMPARE(str(r.orphanReason), str(OrphanReason::RollbackFailed));
-        QCOMPARE(r.mcpServers, QStringList{QStringLiteral("browserbase")});
+        QCOMPARE(r.mcpServers, QStringList { QStringLiteral("browserbase") });
         QVERIFY(journal.creationOwning(QStringLiteral("sbx-") + first).has_value());
         QCOMPARE(journal.creationOwning(QStringLiteral("unknown"), second)->creationId, second);
     }
@@ -96,7 +99,8 @@ private Q_SLOTS:
         {
             QFile file(path);
             QVERIFY(file.open(QIODevice::Append));
-            file.write("{\"v\":1,\"type\":\"outcome\",\"creation\":\"" + id.toUtf8() + "\",\"state\":\"rea");
+            file.write("{\"v\":1,\"type\":\"outcome\",\"creation\":\"" + id.toUtf8()
+                + "\",\"state\":\"rea");
         }
         CreationJournal journal(path);
         QVERIFY(journal.open());
@@ -109,7 +113,7 @@ private Q_SLOTS:
         QCOMPARE(r->sandboxId, QStringLiteral("sbx-") + id);
         // Nothing before it was lost, and new records land on a line of their own.
         QCOMPARE(readAll(path), before);
-        journal.recordOutcome(id, {CreationState::Ready, {}, std::nullopt, std::nullopt});
+        journal.recordOutcome(id, { CreationState::Ready, {}, std::nullopt, std::nullopt });
         CreationJournal again(path);
         QVERIFY(again.open());
         QVERIFY(again.warnings().isEmpty());
@@ -174,7 +178,8 @@ private Q_SLOTS:
         QVERIFY(!journal.creation(ids.at(19)));
         QVERIFY(!readAll(path).contains("\"k19\""));
         // And the compacted file is appended to like any other.
-        QVERIFY(journal.recordOutcome(ids.constLast(), {CreationState::Ready, {}, std::nullopt, std::nullopt}));
+        QVERIFY(journal.recordOutcome(
+            ids.constLast(), { CreationState::Ready, {}, std::nullopt, std::nullopt }));
         CreationJournal again(path);
         QVERIFY(again.open());
         QCOMPARE(again.creations().size(), CreationJournal::maxCreations);

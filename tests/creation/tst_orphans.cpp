@@ -4,8 +4,8 @@
 #include "creation/creationjob.h"
 #include "creationtestutil.h"
 #include "journal/creationjournal.h"
-#include "teststrings.h"
 #include "orphans/orphandetector.h"
+#include "teststrings.h"
 
 #include <QTemporaryDir>
 
@@ -23,7 +23,8 @@ private:
 
     std::unique_ptr<OrphanDetector> detector()
     {
-        auto d = std::make_unique<OrphanDetector>(m_backend.network(), m_backend.settings(), m_journal.get());
+        auto d = std::make_unique<OrphanDetector>(
+            m_backend.network(), m_backend.settings(), m_journal.get());
         d->setGatewayGrace(120s);
         // Ten minutes from now: every sandbox has been up longer than the grace.
         d->setClock([] { return QDateTime::currentDateTimeUtc().addSecs(600); });
@@ -46,10 +47,10 @@ private:
         c.journal = m_journal.get();
         c.installId = QStringLiteral("install");
         CreationRequest request;
-        request.mcp = QJsonObject{{QStringLiteral("browserbase"),
-                                   QJsonObject{{QStringLiteral("apiKey"), QStringLiteral("k1234")},
-                                               {QStringLiteral("projectId"), QStringLiteral("p")},
-                                               {QStringLiteral("geminiApiKey"), QStringLiteral("g1234")}}}};
+        request.mcp = QJsonObject { { QStringLiteral("browserbase"),
+            QJsonObject { { QStringLiteral("apiKey"), QStringLiteral("k1234") },
+                { QStringLiteral("projectId"), QStringLiteral("p") },
+                { QStringLiteral("geminiApiKey"), QStringLiteral("g1234") } } } };
         CreationJob job(c, request);
         job.setAutoDelete(false);
         [&] { QVERIFY(sd::test::runJob(&job, 120000)); }();
@@ -70,10 +71,7 @@ private:
     }
 
 private Q_SLOTS:
-    void initTestCase()
-    {
-        QVERIFY(m_backend.start());
-    }
+    void initTestCase() { QVERIFY(m_backend.start()); }
 
     void init()
     {
@@ -91,7 +89,8 @@ private Q_SLOTS:
         const Sandbox leftover = m_backend.createRaw(QStringLiteral("mcp-gateway"));
         const Sandbox plain = m_backend.createRaw(QStringLiteral("base"));
         const Sandbox healthy = createReadyMcpSandbox();
-        QVERIFY(!leftover.sandboxId.isEmpty() && !plain.sandboxId.isEmpty() && !healthy.sandboxId.isEmpty());
+        QVERIFY(!leftover.sandboxId.isEmpty() && !plain.sandboxId.isEmpty()
+            && !healthy.sandboxId.isEmpty());
 
         auto d = detector();
         const QList<Orphan> orphans = scan(d.get());
@@ -136,8 +135,8 @@ private Q_SLOTS:
         a.creationId = QStringLiteral("aaaaaaaa-0000-0000-0000-000000000001");
         a.templateId = QStringLiteral("base");
         const Sandbox byTag = m_backend.createRaw(QStringLiteral("base"),
-                                                  {{QStringLiteral("sandbox-desk.creation"),
-                                                    QStringLiteral("aaaaaaaa-0000-0000-0000-000000000002")}});
+            { { QStringLiteral("sandbox-desk.creation"),
+                QStringLiteral("aaaaaaaa-0000-0000-0000-000000000002") } });
         CreationIntent b = a;
         b.creationId = QStringLiteral("aaaaaaaa-0000-0000-0000-000000000002");
         QVERIFY(m_journal->recordIntent(a));
@@ -147,8 +146,9 @@ private Q_SLOTS:
         // The records name this process; a creation is only interrupted if its
         // process is gone, so rewrite the pid to a dead one.
         QByteArray text = sd::test::readFile(m_journal->filePath());
-        text.replace(QByteArray("\"pid\":") + QByteArray::number(QCoreApplication::applicationPid()),
-                     QByteArray("\"pid\":") + QByteArray::number(deadPid()));
+        text.replace(
+            QByteArray("\"pid\":") + QByteArray::number(QCoreApplication::applicationPid()),
+            QByteArray("\"pid\":") + QByteArray::number(deadPid()));
         QFile file(m_journal->filePath());
         QVERIFY(file.open(QIODevice::WriteOnly));
         file.write(text);
@@ -177,13 +177,16 @@ private Q_SLOTS:
         intent.templateId = QStringLiteral("base");
         QVERIFY(m_journal->recordIntent(intent));
         QVERIFY(m_journal->recordFound(intent.creationId, {}));
-        QVERIFY(m_journal->recordOutcome(intent.creationId, {CreationState::RolledBack, QStringLiteral("x"), std::nullopt, std::nullopt}));
+        QVERIFY(m_journal->recordOutcome(intent.creationId,
+            { CreationState::RolledBack, QStringLiteral("x"), std::nullopt, std::nullopt }));
         const Sandbox lost = m_backend.createRaw(QStringLiteral("base"),
-                                                 {{QStringLiteral("sandbox-desk.creation"), intent.creationId}});
+            { { QStringLiteral("sandbox-desk.creation"), intent.creationId } });
         // Another installation's creation, and a foreign client's plain sandbox.
-        m_backend.createRaw(QStringLiteral("base"), {{QStringLiteral("sandbox-desk.creation"),
-                                                       QStringLiteral("cccccccc-0000-0000-0000-000000000001")}});
-        m_backend.createRaw(QStringLiteral("base"), {{QStringLiteral("owner"), QStringLiteral("someone")}});
+        m_backend.createRaw(QStringLiteral("base"),
+            { { QStringLiteral("sandbox-desk.creation"),
+                QStringLiteral("cccccccc-0000-0000-0000-000000000001") } });
+        m_backend.createRaw(
+            QStringLiteral("base"), { { QStringLiteral("owner"), QStringLiteral("someone") } });
 
         OrphanDetector d(m_backend.network(), m_backend.settings(), m_journal.get());
         const QList<Orphan> orphans = scan(&d);
@@ -195,7 +198,7 @@ private Q_SLOTS:
         KillOrphansJob kill(m_backend.network(), m_backend.settings(), m_journal.get(), orphans);
         kill.setAutoDelete(false);
         QVERIFY(sd::test::runJob(&kill));
-        QCOMPARE(kill.killed(), QStringList{lost.sandboxId});
+        QCOMPARE(kill.killed(), QStringList { lost.sandboxId });
         QVERIFY(kill.failed().isEmpty());
         QCOMPARE(m_backend.listIds().size(), 2);
     }
@@ -208,19 +211,20 @@ private Q_SLOTS:
         const QList<Orphan> orphans = scan(d.get());
         QCOMPARE(orphans.size(), 2);
         // The first DELETE fails three times (all its tries), the second goes through.
-        QVERIFY(m_backend.setFaults({sd::test::rule(QStringLiteral("DELETE"), QStringLiteral("/sandboxes/*"),
-                                                    QStringLiteral("status"), 3, 500)}));
+        QVERIFY(m_backend.setFaults({ sd::test::rule(QStringLiteral("DELETE"),
+            QStringLiteral("/sandboxes/*"), QStringLiteral("status"), 3, 500) }));
         RetryPolicy fast;
-        fast.backoff = {10ms};
-        KillOrphansJob kill(m_backend.network(), m_backend.settings(), m_journal.get(), orphans, fast);
+        fast.backoff = { 10ms };
+        KillOrphansJob kill(
+            m_backend.network(), m_backend.settings(), m_journal.get(), orphans, fast);
         kill.setAutoDelete(false);
         QVERIFY(sd::test::runJob(&kill));
         QVERIFY(kill.hasError());
         QCOMPARE(kill.failed().size(), 1);
         QCOMPARE(kill.failed().constFirst().sandboxId, orphans.at(0).sandboxId);
         QVERIFY(kill.failed().constFirst().error.contains(QLatin1String("500")));
-        QCOMPARE(kill.killed(), QStringList{orphans.at(1).sandboxId});
-        QCOMPARE(m_backend.listIds(), QStringList{orphans.at(0).sandboxId});
+        QCOMPARE(kill.killed(), QStringList { orphans.at(1).sandboxId });
+        QCOMPARE(m_backend.listIds(), QStringList { orphans.at(0).sandboxId });
         Q_UNUSED(a);
         Q_UNUSED(b);
     }
