@@ -1,11 +1,9 @@
-#include "mainwindow.h"
+#include "desktopapp.h"
 
 #include <QApplication>
 
 int main(int argc, char **argv)
 {
     QApplication app(argc, argv);
-    sd::MainWindow window;
-    window.show();
-    return app.exec();
+    return sd::runDesktopApp(app);
 }
