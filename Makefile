@@ -2,7 +2,7 @@
 BUILD_DIR ?= build
 ASAN_BUILD_DIR ?= build-asan
 JOBS ?= $(shell nproc)
-CMAKE_FLAGS ?= -G Ninja -DCMAKE_BUILD_TYPE=RelWithDebInfo -DSANDBOX_DESK_WERROR=ON
+CMAKE_FLAGS ?= -G "Unix Makefiles" -DCMAKE_BUILD_TYPE=RelWithDebInfo -DSANDBOX_DESK_WERROR=ON
 # The local backend `make run` uses when it has to start one.
 LOCAL_PORT ?= 49900
 
@@ -21,11 +21,11 @@ npm: deps
 
 build: deps
 	@cmake -S . -B $(BUILD_DIR) $(CMAKE_FLAGS) >/dev/null
-	@cmake --build $(BUILD_DIR) -j $(JOBS)
+	@cmake --build $(BUILD_DIR) -j $(JOBS) -- --no-print-directory
 
 build-asan: deps
 	@cmake -S . -B $(ASAN_BUILD_DIR) $(CMAKE_FLAGS) -DCMAKE_BUILD_TYPE=Debug -DSANDBOX_DESK_SANITIZE=ON >/dev/null
-	@cmake --build $(ASAN_BUILD_DIR) -j $(JOBS)
+	@cmake --build $(ASAN_BUILD_DIR) -j $(JOBS) -- --no-print-directory
 
 # Starts the local backend if none answers on LOCAL_PORT, then opens the app on it.
 run: build

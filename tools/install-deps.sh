@@ -4,7 +4,7 @@
 set -euo pipefail
 
 packages=(
-    cmake ninja-build g++ pkg-config
+    cmake make g++ pkg-config curl
     qt6-base-dev qt6-httpserver-dev qt6-websockets-dev qtkeychain-qt6-dev libqt6svg6-dev qt6-charts-dev
     libgl-dev qt6-qpa-plugins
     bubblewrap

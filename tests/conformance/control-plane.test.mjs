@@ -1,0 +1,94 @@
+// The official e2b SDK (pinned 2.51.0) and @e2b/cli (pinned) against
+// sandbox-desk-local's control plane, unchanged.
+import { test, before, after } from 'node:test'
+import assert from 'node:assert/strict'
+import { startBackend, sdk, cli } from './lib/backend.mjs'
+
+const { Sandbox } = sdk()
+let backend
+
+before(async () => { backend = await startBackend() })
+after(async () => { await backend?.stop() })
+
+async function listAll(query, limit) {
+  const paginator = Sandbox.list({ ...backend.opts, query, limit })
+  const pages = []
+  while (paginator.hasNext) pages.push(await paginator.nextItems())
+  return pages
+}
+
+test('Sandbox.create base with metadata and timeoutMs', async () => {
+  const before = Date.now()
+  const sbx = await Sandbox.create('base', { ...backend.opts, metadata: { suite: 'create', owner: 'sdk' }, timeoutMs: 120_000 })
+  assert.match(sbx.sandboxId, /^[a-z0-9]{20}$/)
+  const info = await sbx.getInfo()
+  assert.equal(info.sandboxId, sbx.sandboxId)
+  assert.equal(info.templateId, 'base')
+  assert.deepEqual(info.metadata, { suite: 'create', owner: 'sdk' })
+  assert.equal(info.state, 'running')
+  const lifetime = info.endAt.getTime() - before
+  assert.ok(lifetime > 110_000 && lifetime < 130_000, `endAt ${lifetime} ms from now, expected about 120 s`)
+  await Sandbox.kill(sbx.sandboxId, backend.opts)
+})
+
+test('Sandbox.list filters by metadata and state, and pages', async () => {
+  const made = []
+  for (let i = 0; i < 7; i++) {
+    made.push((await Sandbox.create('base', { ...backend.opts, metadata: { suite: 'list', n: String(i) } })).sandboxId)
+  }
+  const other = await Sandbox.create('base', { ...backend.opts, metadata: { suite: 'elsewhere' } })
+  await Sandbox.pause(made[0], backend.opts).catch(async () => {
+    // 2.51 exposes pause on the instance; fall back to the REST call the SDK makes.
+    const r = await backend.api('POST', `/sandboxes/${made[0]}/pause`)
+    assert.equal(r.status, 204)
+  })
+
+  const pages = await listAll({ metadata: { suite: 'list' } }, 3)
+  assert.deepEqual(pages.map((p) => p.length), [3, 3, 1])
+  const ids = pages.flat().map((s) => s.sandboxId)
+  assert.deepEqual([...ids].sort(), [...made].sort())
+  assert.ok(!ids.includes(other.sandboxId))
+
+  const running = (await listAll({ metadata: { suite: 'list' }, state: ['running'] })).flat()
+  assert.equal(running.length, 6)
+  assert.ok(!running.some((s) => s.sandboxId === made[0]))
+  const paused = (await listAll({ metadata: { suite: 'list' }, state: ['paused'] })).flat()
+  assert.deepEqual(paused.map((s) => s.sandboxId), [made[0]])
+  assert.equal(paused[0].state, 'paused')
+
+  const two = (await listAll({ metadata: { suite: 'list', n: '2' } })).flat()
+  assert.deepEqual(two.map((s) => s.sandboxId), [made[2]])
+})
+
+test('setTimeout moves endAt', async () => {
+  const sbx = await Sandbox.create('base', { ...backend.opts, timeoutMs: 60_000 })
+  await sbx.setTimeout(600_000)
+  const info = await sbx.getInfo()
+  const left = info.endAt.getTime() - Date.now()
+  assert.ok(left > 590_000 && left <= 601_000, `endAt ${left} ms from now, expected about 600 s`)
+  assert.equal(await Sandbox.kill(sbx.sandboxId, backend.opts), true)
+  assert.equal(await Sandbox.kill(sbx.sandboxId, backend.opts), false, 'a second kill finds nothing')
+  const r = await backend.api('GET', `/sandboxes/${sbx.sandboxId}`)
+  assert.equal(r.status, 404)
+})
+
+test('a wrong API key is refused with E2B\'s error shape', async () => {
+  await assert.rejects(
+    Sandbox.create('base', { ...backend.opts, apiKey: 'e2b_' + '0'.repeat(40) }),
+    (err) => /401|Unauthorized|API key/i.test(String(err)),
+  )
+})
+
+test('e2b sandbox list -f json and e2b sandbox kill', async () => {
+  const a = await Sandbox.create('base', { ...backend.opts, metadata: { suite: 'cli' } })
+  const b = await Sandbox.create('base', { ...backend.opts, metadata: { suite: 'cli' } })
+  const listed = await cli(backend, ['sandbox', 'list', '-f', 'json', '-m', 'suite=cli'])
+  assert.equal(listed.code, 0, listed.stderr)
+  const rows = JSON.parse(listed.stdout)
+  assert.deepEqual(rows.map((r) => r.sandboxID ?? r.sandboxId).sort(), [a.sandboxId, b.sandboxId].sort())
+
+  const killed = await cli(backend, ['sandbox', 'kill', a.sandboxId])
+  assert.equal(killed.code, 0, killed.stderr)
+  const after = (await listAll({ metadata: { suite: 'cli' } })).flat().map((s) => s.sandboxId)
+  assert.deepEqual(after, [b.sandboxId])
+})

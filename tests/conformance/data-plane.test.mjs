@@ -1,0 +1,89 @@
+// The official e2b SDK running commands and creating MCP sandboxes against
+// sandbox-desk-local's envd, unchanged; and the orphan an older SDK leaves.
+import { test, before, after } from 'node:test'
+import assert from 'node:assert/strict'
+import { startBackend, sdk } from './lib/backend.mjs'
+
+const { Sandbox, CommandExitError, SandboxError } = sdk()
+let backend
+
+before(async () => { backend = await startBackend() })
+after(async () => { await backend?.stop() })
+
+const VALID_MCP = { 'duckduckgo': {} }
+
+async function running() {
+  const r = await backend.api('GET', '/v2/sandboxes?state=running,paused')
+  return r.json.map((s) => s.sandboxID)
+}
+
+test('commands.run: exit code, stdout, stderr, envs, cwd', async () => {
+  const sbx = await Sandbox.create('base', backend.opts)
+  const ok = await sbx.commands.run('echo out; echo err >&2; echo "$GREETING"; pwd', { envs: { GREETING: 'hi there' }, cwd: '/tmp' })
+  assert.equal(ok.exitCode, 0)
+  assert.equal(ok.stdout, 'out\nhi there\n/tmp\n')
+  assert.equal(ok.stderr, 'err\n')
+  await assert.rejects(sbx.commands.run('echo failing >&2; exit 3'), (err) => {
+    assert.ok(err instanceof CommandExitError)
+    assert.equal(err.exitCode, 3)
+    assert.equal(err.stderr, 'failing\n')
+    return true
+  })
+  await sbx.kill()
+})
+
+test('commands.run: onStdout is called before the command ends', async () => {
+  const sbx = await Sandbox.create('base', backend.opts)
+  const seen = []
+  let firstAt = 0
+  const started = Date.now()
+  const result = await sbx.commands.run('echo first; sleep 2; echo second', {
+    onStdout: (line) => { if (!firstAt) firstAt = Date.now(); seen.push(line) },
+  })
+  const ended = Date.now()
+  assert.equal(result.stdout, 'first\nsecond\n')
+  assert.ok(firstAt > 0 && ended - firstAt >= 1500, `first chunk came ${ended - firstAt} ms before the end (started ${firstAt - started} ms in)`)
+  await sbx.kill()
+})
+
+test('background commands are listed and can be killed', async () => {
+  const sbx = await Sandbox.create('base', backend.opts)
+  const handle = await sbx.commands.run('sleep 300', { background: true })
+  const listed = await sbx.commands.list()
+  assert.ok(listed.some((p) => p.pid === handle.pid), 'the background process is listed')
+  assert.equal(await sbx.commands.kill(handle.pid), true)
+  await assert.rejects(handle.wait())
+  const after = await sbx.commands.list()
+  assert.ok(!after.some((p) => p.pid === handle.pid), 'the killed process is gone')
+  await sbx.kill()
+})
+
+test('Sandbox.create with a valid mcp config starts the gateway', async () => {
+  const sbx = await Sandbox.create({ ...backend.opts, mcp: VALID_MCP })
+  assert.match(sbx.getMcpUrl(), new RegExp(`^https://50005-${sbx.sandboxId}\\..+/mcp$`))
+  const procs = await sbx.commands.list()
+  assert.ok(procs.some((p) => [p.cmd, ...(p.args ?? [])].join(' ').includes('mcp-gateway serve')), JSON.stringify(procs))
+  await sbx.kill()
+})
+
+test('2.51.0: a failed gateway start on base throws and leaves nothing running', async () => {
+  const before = await running()
+  await assert.rejects(Sandbox.create('base', { ...backend.opts, mcp: VALID_MCP }), (err) => {
+    assert.ok(err instanceof SandboxError, String(err))
+    assert.match(err.message, /^Failed to start MCP gateway: .*command not found/s)
+    return true
+  })
+  assert.deepEqual(await running(), before, 'the failed sandbox was rolled back')
+})
+
+test('2.38.2: the same failure leaves the sandbox running (the old orphan bug)', async () => {
+  const Old = sdk('e2b-2.38.2').Sandbox
+  const before = await running()
+  await assert.rejects(Old.create('base', { ...backend.opts, mcp: VALID_MCP }))
+  const after = await running()
+  const leftover = after.filter((id) => !before.includes(id))
+  assert.equal(leftover.length, 1, 'exactly one sandbox is left behind')
+  const info = await backend.api('GET', `/sandboxes/${leftover[0]}`)
+  assert.equal(info.json.templateID, 'base')
+  await backend.api('DELETE', `/sandboxes/${leftover[0]}`)
+})
