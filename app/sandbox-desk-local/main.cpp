@@ -1,7 +1,143 @@
+// sandbox-desk-local: an E2B-compatible backend on loopback.
+
+#include "common/logging.h"
+#include "local/apikeyfile.h"
+#include "local/localserver.h"
+#include "local/shutdownsignals.h"
+
+#include <QCommandLineParser>
 #include <QCoreApplication>
+#include <QDir>
+#include <QStandardPaths>
+
+#include <cstdio>
+
+namespace {
+
+void fail(const QString &message)
+{
+    std::fprintf(stderr, "sandbox-desk-local: %s\n", qPrintable(message));
+}
+
+QString resolveIsolation(const QString &requested)
+{
+    if (requested == QLatin1String("auto"))
+        return QStandardPaths::findExecutable(QStringLiteral("bwrap")).isEmpty() ? QStringLiteral("none")
+                                                                                 : QStringLiteral("bwrap");
+    return requested;
+}
+
+QString urlHost(const QHostAddress &address)
+{
+    const QString text = address.toString();
+    return address.protocol() == QAbstractSocket::IPv6Protocol ? QLatin1Char('[') + text + QLatin1Char(']') : text;
+}
+
+} // namespace
 
 int main(int argc, char **argv)
 {
     QCoreApplication app(argc, argv);
-    return 0;
+    QCoreApplication::setApplicationName(QStringLiteral("sandbox-desk-local"));
+    QCoreApplication::setApplicationVersion(QStringLiteral(SD_VERSION));
+
+    QCommandLineParser parser;
+    parser.setApplicationDescription(QStringLiteral("An E2B-compatible sandbox backend on this machine."));
+    parser.addHelpOption();
+    parser.addVersionOption();
+    const QCommandLineOption portOption(QStringLiteral("port"), QStringLiteral("Port to listen on (0 picks a free one)."),
+                                        QStringLiteral("N"), QStringLiteral("49900"));
+    const QCommandLineOption listenOption(QStringLiteral("listen"),
+                                          QStringLiteral("Address to listen on; anything but loopback needs --api-key."),
+                                          QStringLiteral("ADDR"), QStringLiteral("127.0.0.1"));
+    const QCommandLineOption apiKeyOption(QStringLiteral("api-key"),
+                                          QStringLiteral("API key clients must send (default: generated and kept in a 0600 file)."),
+                                          QStringLiteral("KEY"));
+    const QCommandLineOption stateDirOption(QStringLiteral("state-dir"), QStringLiteral("Folder for sandbox state."),
+                                            QStringLiteral("DIR"));
+    const QCommandLineOption faultOption(QStringLiteral("fault-injection"),
+                                         QStringLiteral("Enable /_local/faults (for tests)."));
+    const QCommandLineOption isolationOption(QStringLiteral("isolation"),
+                                             QStringLiteral("Process isolation: auto, bwrap or none."),
+                                             QStringLiteral("MODE"), QStringLiteral("auto"));
+    parser.addOptions({portOption, listenOption, apiKeyOption, stateDirOption, faultOption, isolationOption});
+    parser.process(app);
+
+    bool portOk = false;
+    const uint port = parser.value(portOption).toUInt(&portOk);
+    if (!portOk || port > 65535) {
+        fail(QStringLiteral("--port must be a number between 0 and 65535"));
+        return 2;
+    }
+
+    const QString listenText = parser.value(listenOption);
+    QHostAddress address = listenText == QLatin1String("localhost") ? QHostAddress(QHostAddress::LocalHost)
+                                                                     : QHostAddress(listenText);
+    if (address.isNull()) {
+        fail(QStringLiteral("--listen: \"%1\" is not an IP address").arg(listenText));
+        return 2;
+    }
+    if (!address.isLoopback() && !parser.isSet(apiKeyOption)) {
+        fail(QStringLiteral("refusing to listen on %1: only loopback is allowed without an explicit --api-key")
+                 .arg(listenText));
+        return 2;
+    }
+
+    const QString isolation = parser.value(isolationOption);
+    if (isolation != QLatin1String("auto") && isolation != QLatin1String("bwrap") && isolation != QLatin1String("none")) {
+        fail(QStringLiteral("--isolation must be auto, bwrap or none"));
+        return 2;
+    }
+
+    sd::local::LocalServer::Options options;
+    if (parser.isSet(apiKeyOption)) {
+        options.apiKey = parser.value(apiKeyOption);
+        if (options.apiKey.isEmpty()) {
+            fail(QStringLiteral("--api-key must not be empty"));
+            return 2;
+        }
+    } else {
+        const QString keyPath = sd::local::ApiKeyFile::defaultPath();
+        QString error;
+        options.apiKey = sd::local::ApiKeyFile::loadOrCreate(keyPath, &error);
+        if (options.apiKey.isEmpty()) {
+            fail(error);
+            return 1;
+        }
+        std::fprintf(stderr, "sandbox-desk-local: API key in %s\n", qPrintable(QDir::toNativeSeparators(keyPath)));
+    }
+
+    options.stateDir = parser.isSet(stateDirOption)
+                           ? parser.value(stateDirOption)
+                           : QStandardPaths::writableLocation(QStandardPaths::GenericDataLocation)
+                                 + QStringLiteral("/sandbox-desk/local-state");
+    if (!QDir().mkpath(options.stateDir)) {
+        fail(QStringLiteral("cannot create the state folder %1").arg(options.stateDir));
+        return 1;
+    }
+    options.faultInjection = parser.isSet(faultOption);
+    options.isolation = resolveIsolation(isolation);
+    options.version = QCoreApplication::applicationVersion();
+
+    sd::local::LocalServer server(options);
+    QString error;
+    if (!server.listenOn(address, quint16(port), &error)) {
+        fail(QStringLiteral("cannot listen on %1:%2: %3").arg(listenText).arg(port).arg(error));
+        return 1;
+    }
+
+    sd::local::ShutdownSignals signals;
+    QObject::connect(&signals, &sd::local::ShutdownSignals::received, &app, [&server](int signalNumber) {
+        qCInfo(lcLocal) << "signal" << signalNumber << "received: shutting down";
+        server.registry()->killAll();
+        QCoreApplication::quit();
+    });
+
+    qCInfo(lcLocal).noquote() << "isolation" << options.isolation << (options.faultInjection ? "fault injection on" : "");
+    std::fprintf(stdout, "listening http://%s:%u\n", qPrintable(urlHost(address)), unsigned(server.port()));
+    std::fflush(stdout);
+
+    const int code = app.exec();
+    server.registry()->killAll();
+    return code;
 }

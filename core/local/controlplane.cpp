@@ -1,0 +1,564 @@
+#include "local/controlplane.h"
+
+#include <QJsonArray>
+#include <QJsonDocument>
+#include <QRandomGenerator>
+#include <QUrl>
+
+#include <algorithm>
+#include <cmath>
+
+namespace sd::local {
+
+namespace {
+
+constexpr int kMaxPageTokens = 10000;
+
+QString isoTime(const QDateTime &time)
+{
+    return time.toUTC().toString(Qt::ISODateWithMs);
+}
+
+HttpResponse notFound(const QString &id)
+{
+    return HttpResponse::error(404, QStringLiteral("sandbox \"%1\" not found").arg(id));
+}
+
+/// Parses the request body as a JSON object. An empty body is an empty object when
+/// `emptyOk`; anything else that is not an object is an error naming the body.
+bool parseBody(const HttpRequest &request, bool emptyOk, QJsonObject *out, HttpResponse *error)
+{
+    if (request.body.trimmed().isEmpty() && emptyOk) {
+        *out = {};
+        return true;
+    }
+    QJsonParseError parseError;
+    const QJsonDocument doc = QJsonDocument::fromJson(request.body, &parseError);
+    if (parseError.error != QJsonParseError::NoError || !doc.isObject()) {
+        *error = HttpResponse::error(400, QStringLiteral("request body: not a valid JSON object"));
+        return false;
+    }
+    *out = doc.object();
+    return true;
+}
+
+/// Reads `timeout` (seconds): an integer in 0..86400. Absent -> nullopt (or an error
+/// when required).
+bool parseTimeout(const QJsonObject &body, bool required, std::optional<int> *out, HttpResponse *error)
+{
+    const QJsonValue value = body.value(QStringLiteral("timeout"));
+    if (value.isUndefined() || value.isNull()) {
+        if (required) {
+            *error = HttpResponse::error(400, QStringLiteral("timeout: required (seconds, 0..%1)")
+                                                  .arg(SandboxRegistry::kMaxTimeoutSec));
+            return false;
+        }
+        *out = std::nullopt;
+        return true;
+    }
+    const double d = value.toDouble(-1);
+    if (!value.isDouble() || std::floor(d) != d) {
+        *error = HttpResponse::error(400, QStringLiteral("timeout: must be an integer number of seconds"));
+        return false;
+    }
+    if (d < 0) {
+        *error = HttpResponse::error(400, QStringLiteral("timeout: must not be negative"));
+        return false;
+    }
+    if (d > SandboxRegistry::kMaxTimeoutSec) {
+        *error = HttpResponse::error(400, QStringLiteral("timeout: must be at most %1 seconds (24 h)")
+                                              .arg(SandboxRegistry::kMaxTimeoutSec));
+        return false;
+    }
+    *out = int(d);
+    return true;
+}
+
+/// Reads a string-to-string map such as `metadata` or `envVars`.
+bool parseStringMap(const QJsonObject &body, const QString &field, QMap<QString, QString> *out, HttpResponse *error)
+{
+    const QJsonValue value = body.value(field);
+    if (value.isUndefined() || value.isNull())
+        return true;
+    if (!value.isObject()) {
+        *error = HttpResponse::error(400, QStringLiteral("%1: must be an object of strings").arg(field));
+        return false;
+    }
+    const QJsonObject object = value.toObject();
+    for (auto it = object.begin(); it != object.end(); ++it) {
+        if (!it.value().isString()) {
+            *error = HttpResponse::error(400, QStringLiteral("%1: value of \"%2\" must be a string").arg(field, it.key()));
+            return false;
+        }
+        out->insert(it.key(), it.value().toString());
+    }
+    return true;
+}
+
+QJsonObject stringMapJson(const QMap<QString, QString> &map)
+{
+    QJsonObject object;
+    for (auto it = map.begin(); it != map.end(); ++it)
+        object.insert(it.key(), it.value());
+    return object;
+}
+
+/// Decodes one component of an application/x-www-form-urlencoded string.
+QString formDecode(QString text)
+{
+    text.replace(QLatin1Char('+'), QLatin1Char(' '));
+    return QUrl::fromPercentEncoding(text.toUtf8());
+}
+
+QString queryValue(const HttpRequest &request, const QString &key)
+{
+    return request.query.queryItemValue(key, QUrl::FullyDecoded);
+}
+
+int levelRank(const QString &level)
+{
+    static const QStringList levels{QStringLiteral("debug"), QStringLiteral("info"), QStringLiteral("warn"),
+                                    QStringLiteral("error")};
+    return int(levels.indexOf(level));
+}
+
+} // namespace
+
+ControlPlane::ControlPlane(SandboxRegistry *registry, Info info)
+    : m_registry(registry)
+    , m_info(std::move(info))
+{
+}
+
+void ControlPlane::registerRoutes(Router *router)
+{
+    const auto id = [](const RouteParams &params) { return params.value(QStringLiteral("id")); };
+    router->add("GET", QStringLiteral("/health"), [this](const HttpRequest &r, const RouteParams &) { return health(r); });
+    for (const QString &path : {QStringLiteral("/sandboxes"), QStringLiteral("/v2/sandboxes")}) {
+        const bool v2 = path.startsWith(QLatin1String("/v2"));
+        router->add("POST", path, [this](const HttpRequest &r, const RouteParams &) { return createSandbox(r); });
+        router->add("GET", path, [this, v2](const HttpRequest &r, const RouteParams &) { return listSandboxes(r, v2); });
+    }
+    router->add("GET", QStringLiteral("/sandboxes/{id}"),
+                [this, id](const HttpRequest &, const RouteParams &p) { return getSandbox(id(p)); });
+    router->add("DELETE", QStringLiteral("/sandboxes/{id}"),
+                [this, id](const HttpRequest &, const RouteParams &p) { return killSandbox(id(p)); });
+    router->add("POST", QStringLiteral("/sandboxes/{id}/timeout"),
+                [this, id](const HttpRequest &r, const RouteParams &p) { return setTimeout(r, id(p)); });
+    router->add("POST", QStringLiteral("/sandboxes/{id}/pause"),
+                [this, id](const HttpRequest &, const RouteParams &p) { return pauseSandbox(id(p)); });
+    router->add("POST", QStringLiteral("/sandboxes/{id}/resume"),
+                [this, id](const HttpRequest &r, const RouteParams &p) { return resumeSandbox(r, id(p)); });
+    // The SDK 2.51 line connects through /v2, older lines through the v1 path.
+    for (const QString &path : {QStringLiteral("/sandboxes/{id}/connect"), QStringLiteral("/v2/sandboxes/{id}/connect")}) {
+        router->add("POST", path,
+                    [this, id](const HttpRequest &r, const RouteParams &p) { return connectSandbox(r, id(p)); });
+    }
+    router->add("GET", QStringLiteral("/sandboxes/{id}/logs"),
+                [this, id](const HttpRequest &r, const RouteParams &p) { return logs(r, id(p), false); });
+    router->add("GET", QStringLiteral("/v2/sandboxes/{id}/logs"),
+                [this, id](const HttpRequest &r, const RouteParams &p) { return logs(r, id(p), true); });
+    router->add("GET", QStringLiteral("/templates"),
+                [this](const HttpRequest &, const RouteParams &) { return listTemplates(); });
+}
+
+QJsonObject ControlPlane::sandboxJson(const SandboxRecord &record)
+{
+    return QJsonObject{
+        {QStringLiteral("sandboxID"), record.sandboxId},
+        {QStringLiteral("templateID"), record.templateId},
+        {QStringLiteral("alias"), record.alias},
+        {QStringLiteral("clientID"), record.clientId},
+        {QStringLiteral("envdVersion"), record.envdVersion},
+        {QStringLiteral("envdAccessToken"), record.envdAccessToken},
+        {QStringLiteral("trafficAccessToken"), QJsonValue::Null},
+        // The sandbox URL is the server's own: no domain.
+        {QStringLiteral("domain"), QJsonValue::Null},
+    };
+}
+
+QJsonObject ControlPlane::listedSandboxJson(const SandboxRecord &record)
+{
+    return QJsonObject{
+        {QStringLiteral("sandboxID"), record.sandboxId},
+        {QStringLiteral("templateID"), record.templateId},
+        {QStringLiteral("alias"), record.alias},
+        {QStringLiteral("clientID"), record.clientId},
+        {QStringLiteral("startedAt"), isoTime(record.startedAt)},
+        {QStringLiteral("endAt"), isoTime(record.endAt)},
+        {QStringLiteral("cpuCount"), record.cpuCount},
+        {QStringLiteral("memoryMB"), record.memoryMB},
+        {QStringLiteral("diskSizeMB"), record.diskSizeMB},
+        {QStringLiteral("metadata"), stringMapJson(record.metadata)},
+        {QStringLiteral("state"), sandboxStateName(record.state)},
+        {QStringLiteral("envdVersion"), record.envdVersion},
+        {QStringLiteral("volumeMounts"), QJsonArray()},
+    };
+}
+
+QJsonObject ControlPlane::sandboxDetailJson(const SandboxRecord &record)
+{
+    QJsonObject object = listedSandboxJson(record);
+    object.insert(QStringLiteral("envdAccessToken"), record.envdAccessToken);
+    object.insert(QStringLiteral("domain"), QJsonValue::Null);
+    object.insert(QStringLiteral("allowInternetAccess"),
+                  record.allowInternetAccess ? QJsonValue(*record.allowInternetAccess) : QJsonValue(QJsonValue::Null));
+    object.insert(QStringLiteral("lifecycle"),
+                  QJsonObject{{QStringLiteral("autoResume"), false}, {QStringLiteral("onTimeout"), QStringLiteral("kill")}});
+    return object;
+}
+
+QJsonObject ControlPlane::logEntryJson(const SandboxEvent &event)
+{
+    return QJsonObject{
+        {QStringLiteral("timestamp"), isoTime(event.timestamp)},
+        {QStringLiteral("level"), event.level},
+        {QStringLiteral("message"), event.message},
+        {QStringLiteral("fields"), stringMapJson(event.fields)},
+    };
+}
+
+bool ControlPlane::parseMetadataQuery(const QString &value, QMap<QString, QString> *out)
+{
+    for (const QString &pair : value.split(QLatin1Char('&'), Qt::SkipEmptyParts)) {
+        const qsizetype eq = pair.indexOf(QLatin1Char('='));
+        if (eq <= 0)
+            return false;
+        // Form-decode the pair, then undo the SDK's own encodeURIComponent.
+        const QString key = QUrl::fromPercentEncoding(formDecode(pair.left(eq)).toUtf8());
+        const QString val = QUrl::fromPercentEncoding(formDecode(pair.mid(eq + 1)).toUtf8());
+        out->insert(key, val);
+    }
+    return true;
+}
+
+HttpResponse ControlPlane::health(const HttpRequest &)
+{
+    return HttpResponse::json(200, QJsonObject{{QStringLiteral("status"), QStringLiteral("ok")},
+                                               {QStringLiteral("isolation"), m_info.isolation},
+                                               {QStringLiteral("version"), m_info.version}});
+}
+
+HttpResponse ControlPlane::createSandbox(const HttpRequest &request)
+{
+    HttpResponse error;
+    QJsonObject body;
+    if (!parseBody(request, false, &body, &error))
+        return error;
+    const QJsonValue templateId = body.value(QStringLiteral("templateID"));
+    if (!templateId.isString() || templateId.toString().isEmpty())
+        return HttpResponse::error(400, QStringLiteral("templateID: required (a template ID or alias)"));
+    std::optional<int> timeout;
+    if (!parseTimeout(body, false, &timeout, &error))
+        return error;
+    SandboxRegistry::CreateParams params;
+    if (!parseStringMap(body, QStringLiteral("metadata"), &params.metadata, &error)
+        || !parseStringMap(body, QStringLiteral("envVars"), &params.envVars, &error))
+        return error;
+    const QJsonValue internet = body.value(QStringLiteral("allow_internet_access"));
+    if (!internet.isUndefined() && !internet.isNull()) {
+        if (!internet.isBool())
+            return HttpResponse::error(400, QStringLiteral("allow_internet_access: must be a boolean"));
+        params.allowInternetAccess = internet.toBool();
+    }
+    const LocalTemplate *tmpl = SandboxRegistry::findTemplate(templateId.toString());
+    if (!tmpl)
+        return HttpResponse::error(404, QStringLiteral("template \"%1\" not found").arg(templateId.toString()));
+    params.templateId = tmpl->templateId;
+    params.timeoutSec = timeout.value_or(0);
+    const SandboxRecord record = m_registry->create(params);
+    return HttpResponse::json(201, sandboxJson(record));
+}
+
+HttpResponse ControlPlane::listSandboxes(const HttpRequest &request, bool v2)
+{
+    QMap<QString, QString> metadata;
+    if (request.query.hasQueryItem(QStringLiteral("metadata"))
+        && !parseMetadataQuery(queryValue(request, QStringLiteral("metadata")), &metadata))
+        return HttpResponse::error(400, QStringLiteral("metadata: must be URL-encoded key=value pairs joined by '&'"));
+
+    // v1 lists running sandboxes unless asked otherwise; v2 both states.
+    bool wantRunning = true;
+    bool wantPaused = v2;
+    const QStringList stateValues = request.query.allQueryItemValues(QStringLiteral("state"), QUrl::FullyDecoded);
+    if (!stateValues.isEmpty()) {
+        wantRunning = wantPaused = false;
+        for (const QString &value : stateValues) {
+            for (const QString &state : value.split(QLatin1Char(','), Qt::SkipEmptyParts)) {
+                if (state == QLatin1String("running"))
+                    wantRunning = true;
+                else if (state == QLatin1String("paused"))
+                    wantPaused = true;
+                else
+                    return HttpResponse::error(400, QStringLiteral("state: \"%1\" is not one of running, paused").arg(state));
+            }
+        }
+    }
+
+    const QString templateFilter = queryValue(request, QStringLiteral("template"));
+
+    QDateTime startedAfter;
+    if (request.query.hasQueryItem(QStringLiteral("startedAfter"))) {
+        startedAfter = QDateTime::fromString(queryValue(request, QStringLiteral("startedAfter")), Qt::ISODateWithMs);
+        if (!startedAfter.isValid())
+            return HttpResponse::error(400, QStringLiteral("startedAfter: must be an RFC 3339 timestamp"));
+    }
+
+    bool ascending = false;
+    if (request.query.hasQueryItem(QStringLiteral("order"))) {
+        const QString order = queryValue(request, QStringLiteral("order"));
+        if (order != QLatin1String("asc") && order != QLatin1String("desc"))
+            return HttpResponse::error(400, QStringLiteral("order: must be asc or desc"));
+        ascending = order == QLatin1String("asc");
+    }
+
+    // v1 answered everything in one go; keep that unless a limit is asked for.
+    int limit = v2 ? 100 : -1;
+    if (request.query.hasQueryItem(QStringLiteral("limit"))) {
+        bool ok = false;
+        limit = queryValue(request, QStringLiteral("limit")).toInt(&ok);
+        if (!ok || limit < 1 || limit > 100)
+            return HttpResponse::error(400, QStringLiteral("limit: must be an integer between 1 and 100"));
+    }
+
+    std::optional<PageCursor> cursor;
+    if (request.query.hasQueryItem(QStringLiteral("nextToken"))) {
+        const QString token = queryValue(request, QStringLiteral("nextToken"));
+        auto it = m_pageTokens.constFind(token);
+        if (it == m_pageTokens.constEnd())
+            return HttpResponse::error(400, QStringLiteral("nextToken: not a token this server issued"));
+        cursor = it.value();
+    }
+
+    QList<SandboxRecord> matching;
+    int totalRunning = 0;
+    for (const SandboxRecord &record : m_registry->sandboxes()) {
+        const bool running = record.state == SandboxState::Running;
+        if ((running && !wantRunning) || (!running && !wantPaused))
+            continue;
+        if (!templateFilter.isEmpty() && record.templateId != templateFilter && record.alias != templateFilter)
+            continue;
+        if (startedAfter.isValid() && record.startedAt < startedAfter)
+            continue;
+        bool metadataMatches = true;
+        for (auto it = metadata.begin(); it != metadata.end() && metadataMatches; ++it) {
+            const auto found = record.metadata.constFind(it.key());
+            metadataMatches = found != record.metadata.constEnd() && *found == it.value();
+        }
+        if (!metadataMatches)
+            continue;
+        if (running)
+            ++totalRunning;
+        matching.append(record);
+    }
+
+    const auto before = [](const SandboxRecord &a, const SandboxRecord &b) {
+        if (a.startedAt != b.startedAt)
+            return a.startedAt < b.startedAt;
+        return a.sequence < b.sequence;
+    };
+    std::sort(matching.begin(), matching.end(), [&](const SandboxRecord &a, const SandboxRecord &b) {
+        return ascending ? before(a, b) : before(b, a);
+    });
+
+    // Continue strictly after the cursor, so kills between pages neither repeat nor skip.
+    qsizetype first = 0;
+    if (cursor) {
+        const auto afterCursor = [&](const SandboxRecord &r) {
+            const bool earlier = r.startedAt != cursor->startedAt ? r.startedAt < cursor->startedAt
+                                                                  : r.sequence < cursor->sequence;
+            const bool same = r.startedAt == cursor->startedAt && r.sequence == cursor->sequence;
+            return !same && (ascending ? !earlier : earlier);
+        };
+        while (first < matching.size() && !afterCursor(matching.at(first)))
+            ++first;
+    }
+    const qsizetype end = limit < 0 ? matching.size() : qMin(matching.size(), first + limit);
+
+    QJsonArray page;
+    for (qsizetype i = first; i < end; ++i)
+        page.append(listedSandboxJson(matching.at(i)));
+
+    HttpResponse response = HttpResponse::json(200, page);
+    if (end < matching.size() && end > first) {
+        const SandboxRecord &last = matching.at(end - 1);
+        response.setHeader("X-Next-Token", issuePageToken({last.startedAt, last.sequence}).toLatin1());
+    }
+    if (wantRunning)
+        response.setHeader("X-Total-Running", QByteArray::number(totalRunning));
+    return response;
+}
+
+QString ControlPlane::issuePageToken(const PageCursor &cursor)
+{
+    QString token;
+    do {
+        token = QString::number(QRandomGenerator::system()->generate64(), 36)
+                + QString::number(QRandomGenerator::system()->generate64(), 36);
+    } while (m_pageTokens.contains(token));
+    m_pageTokens.insert(token, cursor);
+    m_pageTokenOrder.enqueue(token);
+    while (m_pageTokenOrder.size() > kMaxPageTokens)
+        m_pageTokens.remove(m_pageTokenOrder.dequeue());
+    return token;
+}
+
+HttpResponse ControlPlane::getSandbox(const QString &id)
+{
+    const SandboxRecord *record = m_registry->find(id);
+    if (!record)
+        return notFound(id);
+    return HttpResponse::json(200, sandboxDetailJson(*record));
+}
+
+HttpResponse ControlPlane::killSandbox(const QString &id)
+{
+    if (!m_registry->kill(id, KillReason::Requested))
+        return notFound(id);
+    return HttpResponse::noContent();
+}
+
+HttpResponse ControlPlane::setTimeout(const HttpRequest &request, const QString &id)
+{
+    HttpResponse error;
+    QJsonObject body;
+    std::optional<int> timeout;
+    if (!parseBody(request, false, &body, &error) || !parseTimeout(body, true, &timeout, &error))
+        return error;
+    if (m_registry->setTimeout(id, *timeout) == SandboxRegistry::Result::NotFound)
+        return notFound(id);
+    return HttpResponse::noContent();
+}
+
+HttpResponse ControlPlane::pauseSandbox(const QString &id)
+{
+    switch (m_registry->pause(id)) {
+    case SandboxRegistry::Result::NotFound: return notFound(id);
+    case SandboxRegistry::Result::Conflict:
+        return HttpResponse::error(409, QStringLiteral("sandbox \"%1\" is already paused").arg(id));
+    case SandboxRegistry::Result::Ok: break;
+    }
+    return HttpResponse::noContent();
+}
+
+HttpResponse ControlPlane::resumeSandbox(const HttpRequest &request, const QString &id)
+{
+    HttpResponse error;
+    QJsonObject body;
+    std::optional<int> timeout;
+    if (!parseBody(request, true, &body, &error) || !parseTimeout(body, false, &timeout, &error))
+        return error;
+    switch (m_registry->resume(id, timeout)) {
+    case SandboxRegistry::Result::NotFound: return notFound(id);
+    case SandboxRegistry::Result::Conflict:
+        return HttpResponse::error(409, QStringLiteral("sandbox \"%1\" is not paused").arg(id));
+    case SandboxRegistry::Result::Ok: break;
+    }
+    return HttpResponse::json(201, sandboxJson(*m_registry->find(id)));
+}
+
+HttpResponse ControlPlane::connectSandbox(const HttpRequest &request, const QString &id)
+{
+    HttpResponse error;
+    QJsonObject body;
+    std::optional<int> timeout;
+    if (!parseBody(request, true, &body, &error) || !parseTimeout(body, false, &timeout, &error))
+        return error;
+    switch (m_registry->connectTo(id, timeout.value_or(0))) {
+    case SandboxRegistry::ConnectResult::NotFound: return notFound(id);
+    case SandboxRegistry::ConnectResult::WasRunning: return HttpResponse::json(200, sandboxJson(*m_registry->find(id)));
+    case SandboxRegistry::ConnectResult::Resumed: break;
+    }
+    return HttpResponse::json(201, sandboxJson(*m_registry->find(id)));
+}
+
+HttpResponse ControlPlane::logs(const HttpRequest &request, const QString &id, bool v2)
+{
+    const auto events = m_registry->events(id);
+    if (!events)
+        return notFound(id);
+
+    bool ok = true;
+    const QString startKey = v2 ? QStringLiteral("cursor") : QStringLiteral("start");
+    qint64 startMs = -1;
+    if (request.query.hasQueryItem(startKey)) {
+        startMs = queryValue(request, startKey).toLongLong(&ok);
+        if (!ok || startMs < 0)
+            return HttpResponse::error(400, QStringLiteral("%1: must be a timestamp in milliseconds").arg(startKey));
+    }
+    int limit = 1000;
+    if (request.query.hasQueryItem(QStringLiteral("limit"))) {
+        limit = queryValue(request, QStringLiteral("limit")).toInt(&ok);
+        if (!ok || limit < 0 || limit > 1000)
+            return HttpResponse::error(400, QStringLiteral("limit: must be an integer between 0 and 1000"));
+    }
+    bool backward = false;
+    int minLevel = 0;
+    QString search;
+    if (v2) {
+        const QString direction = queryValue(request, QStringLiteral("direction"));
+        if (!direction.isEmpty() && direction != QLatin1String("forward") && direction != QLatin1String("backward"))
+            return HttpResponse::error(400, QStringLiteral("direction: must be forward or backward"));
+        backward = direction == QLatin1String("backward");
+        if (request.query.hasQueryItem(QStringLiteral("level"))) {
+            minLevel = levelRank(queryValue(request, QStringLiteral("level")));
+            if (minLevel < 0)
+                return HttpResponse::error(400, QStringLiteral("level: must be one of debug, info, warn, error"));
+        }
+        search = queryValue(request, QStringLiteral("search"));
+    }
+
+    QList<SandboxEvent> selected;
+    for (const SandboxEvent &event : *events) {
+        if (startMs >= 0 && event.timestamp.toMSecsSinceEpoch() < startMs)
+            continue;
+        if (levelRank(event.level) < minLevel)
+            continue;
+        if (!search.isEmpty() && !event.message.contains(search))
+            continue;
+        selected.append(event);
+    }
+    if (backward)
+        std::reverse(selected.begin(), selected.end());
+    if (selected.size() > limit)
+        selected.resize(limit);
+
+    QJsonArray entries;
+    QJsonArray lines;
+    for (const SandboxEvent &event : std::as_const(selected)) {
+        entries.append(logEntryJson(event));
+        lines.append(QJsonObject{{QStringLiteral("timestamp"), isoTime(event.timestamp)},
+                                 {QStringLiteral("line"), event.message}});
+    }
+    if (v2)
+        return HttpResponse::json(200, QJsonObject{{QStringLiteral("logs"), entries}});
+    return HttpResponse::json(200, QJsonObject{{QStringLiteral("logs"), lines}, {QStringLiteral("logEntries"), entries}});
+}
+
+HttpResponse ControlPlane::listTemplates()
+{
+    QJsonArray array;
+    for (const LocalTemplate &t : SandboxRegistry::templates()) {
+        array.append(QJsonObject{
+            {QStringLiteral("templateID"), t.templateId},
+            {QStringLiteral("buildID"), t.buildId},
+            {QStringLiteral("cpuCount"), t.cpuCount},
+            {QStringLiteral("memoryMB"), t.memoryMB},
+            {QStringLiteral("diskSizeMB"), t.diskSizeMB},
+            {QStringLiteral("public"), true},
+            {QStringLiteral("aliases"), QJsonArray{t.alias}},
+            {QStringLiteral("names"), QJsonArray{t.alias}},
+            {QStringLiteral("createdAt"), isoTime(t.createdAt)},
+            {QStringLiteral("updatedAt"), isoTime(t.createdAt)},
+            {QStringLiteral("createdBy"), QJsonValue::Null},
+            {QStringLiteral("lastSpawnedAt"), QJsonValue::Null},
+            {QStringLiteral("spawnCount"), 0},
+            {QStringLiteral("buildCount"), 1},
+            {QStringLiteral("envdVersion"), t.envdVersion},
+            {QStringLiteral("buildStatus"), QStringLiteral("ready")},
+        });
+    }
+    return HttpResponse::json(200, array);
+}
+
+} // namespace sd::local

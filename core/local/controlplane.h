@@ -1,0 +1,67 @@
+#pragma once
+
+#include "local/httpmessage.h"
+#include "local/router.h"
+#include "local/sandboxregistry.h"
+
+#include <QDateTime>
+#include <QHash>
+#include <QJsonObject>
+#include <QQueue>
+
+namespace sd::local {
+
+/// The E2B REST endpoints (the control plane) over a SandboxRegistry: request
+/// validation, the JSON shapes of openapi.yml, list filters and pagination.
+/// Registers its routes on a Router; every handler answers synchronously.
+/// Authentication and fault injection happen before, in LocalServer.
+class ControlPlane
+{
+public:
+    struct Info
+    {
+        QString version;   ///< reported by /health
+        QString isolation; ///< "bwrap" or "none", reported by /health
+    };
+
+    ControlPlane(SandboxRegistry *registry, Info info);
+
+    void registerRoutes(Router *router);
+
+    // JSON shapes (public so the data plane can reuse them).
+    static QJsonObject sandboxJson(const SandboxRecord &record);       ///< Sandbox
+    static QJsonObject listedSandboxJson(const SandboxRecord &record); ///< ListedSandbox
+    static QJsonObject sandboxDetailJson(const SandboxRecord &record); ///< SandboxDetail
+    static QJsonObject logEntryJson(const SandboxEvent &event);        ///< SandboxLogEntry
+
+    /// Parses E2B's metadata filter: the query value is `k=v&k2=v2` with each key and
+    /// value URL-encoded once more (as the official SDK sends it). False on a bad pair.
+    static bool parseMetadataQuery(const QString &value, QMap<QString, QString> *out);
+
+private:
+    HttpResponse health(const HttpRequest &request);
+    HttpResponse createSandbox(const HttpRequest &request);
+    HttpResponse listSandboxes(const HttpRequest &request, bool v2);
+    HttpResponse getSandbox(const QString &id);
+    HttpResponse killSandbox(const QString &id);
+    HttpResponse setTimeout(const HttpRequest &request, const QString &id);
+    HttpResponse pauseSandbox(const QString &id);
+    HttpResponse resumeSandbox(const HttpRequest &request, const QString &id);
+    HttpResponse connectSandbox(const HttpRequest &request, const QString &id);
+    HttpResponse logs(const HttpRequest &request, const QString &id, bool v2);
+    HttpResponse listTemplates();
+
+    struct PageCursor
+    {
+        QDateTime startedAt;
+        quint64 sequence = 0;
+    };
+    QString issuePageToken(const PageCursor &cursor);
+
+    SandboxRegistry *m_registry;
+    Info m_info;
+    QHash<QString, PageCursor> m_pageTokens;
+    QQueue<QString> m_pageTokenOrder; ///< oldest first, to bound m_pageTokens
+};
+
+} // namespace sd::local

@@ -1,0 +1,158 @@
+#include "local/httpmessage.h"
+
+#include <QHttpServerRequest>
+#include <QJsonArray>
+#include <QJsonDocument>
+#include <QJsonObject>
+#include <QTcpSocket>
+
+namespace sd::local {
+
+namespace {
+
+QByteArray methodName(QHttpServerRequest::Method method)
+{
+    switch (method) {
+    case QHttpServerRequest::Method::Get: return "GET";
+    case QHttpServerRequest::Method::Put: return "PUT";
+    case QHttpServerRequest::Method::Delete: return "DELETE";
+    case QHttpServerRequest::Method::Post: return "POST";
+    case QHttpServerRequest::Method::Head: return "HEAD";
+    case QHttpServerRequest::Method::Options: return "OPTIONS";
+    case QHttpServerRequest::Method::Patch: return "PATCH";
+    case QHttpServerRequest::Method::Connect: return "CONNECT";
+    case QHttpServerRequest::Method::Trace: return "TRACE";
+    default: return "UNKNOWN";
+    }
+}
+
+} // namespace
+
+HttpRequest HttpRequest::fromQt(const QHttpServerRequest &request)
+{
+    HttpRequest copy;
+    copy.method = methodName(request.method());
+    copy.path = request.url().path();
+    copy.query = request.query();
+    const auto headers = request.headers();
+    copy.headers.reserve(headers.size());
+    for (const auto &[name, value] : headers)
+        copy.headers.emplaceBack(name.toLower(), value);
+    copy.body = request.body();
+    copy.remoteAddress = request.remoteAddress();
+    return copy;
+}
+
+QByteArray HttpRequest::header(const QByteArray &name) const
+{
+    const QByteArray lower = name.toLower();
+    for (const auto &[key, value] : headers) {
+        if (key == lower)
+            return value;
+    }
+    return {};
+}
+
+bool HttpRequest::hasHeader(const QByteArray &name) const
+{
+    const QByteArray lower = name.toLower();
+    for (const auto &header : headers) {
+        if (header.first == lower)
+            return true;
+    }
+    return false;
+}
+
+bool HttpRequest::wantsClose() const
+{
+    return header("connection").trimmed().toLower() == "close";
+}
+
+HttpResponse HttpResponse::json(int status, const QJsonValue &value)
+{
+    HttpResponse response;
+    response.status = status;
+    response.headers.emplaceBack(QByteArrayLiteral("Content-Type"), QByteArrayLiteral("application/json"));
+    if (value.isArray())
+        response.body = QJsonDocument(value.toArray()).toJson(QJsonDocument::Compact);
+    else
+        response.body = QJsonDocument(value.toObject()).toJson(QJsonDocument::Compact);
+    return response;
+}
+
+HttpResponse HttpResponse::noContent()
+{
+    HttpResponse response;
+    response.status = 204;
+    return response;
+}
+
+HttpResponse HttpResponse::error(int status, const QString &message)
+{
+    return json(status, QJsonObject{{QStringLiteral("code"), status}, {QStringLiteral("message"), message}});
+}
+
+void HttpResponse::setHeader(const QByteArray &name, const QByteArray &value)
+{
+    for (auto &header : headers) {
+        if (header.first.compare(name, Qt::CaseInsensitive) == 0) {
+            header.second = value;
+            return;
+        }
+    }
+    headers.emplaceBack(name, value);
+}
+
+QByteArray HttpResponse::header(const QByteArray &name) const
+{
+    for (const auto &[key, value] : headers) {
+        if (key.compare(name, Qt::CaseInsensitive) == 0)
+            return value;
+    }
+    return {};
+}
+
+QByteArray reasonPhrase(int status)
+{
+    switch (status) {
+    case 200: return "OK";
+    case 201: return "Created";
+    case 202: return "Accepted";
+    case 204: return "No Content";
+    case 400: return "Bad Request";
+    case 401: return "Unauthorized";
+    case 403: return "Forbidden";
+    case 404: return "Not Found";
+    case 405: return "Method Not Allowed";
+    case 409: return "Conflict";
+    case 410: return "Gone";
+    case 429: return "Too Many Requests";
+    case 500: return "Internal Server Error";
+    case 501: return "Not Implemented";
+    case 502: return "Bad Gateway";
+    case 503: return "Service Unavailable";
+    case 504: return "Gateway Timeout";
+    default: return "Status";
+    }
+}
+
+void writeResponse(QTcpSocket *socket, const HttpResponse &response, bool keepAlive)
+{
+    if (!socket || socket->state() != QAbstractSocket::ConnectedState)
+        return;
+    QByteArray out = "HTTP/1.1 " + QByteArray::number(response.status) + ' ' + reasonPhrase(response.status) + "\r\n";
+    for (const auto &[name, value] : response.headers)
+        out += name + ": " + value + "\r\n";
+    // 204 and 304 must not carry a body or a Content-Length other than none.
+    if (response.status != 204 && response.status != 304)
+        out += "Content-Length: " + QByteArray::number(response.body.size()) + "\r\n";
+    out += keepAlive ? "Connection: keep-alive\r\n" : "Connection: close\r\n";
+    out += "\r\n";
+    if (response.status != 204 && response.status != 304)
+        out += response.body;
+    socket->write(out);
+    if (!keepAlive)
+        socket->disconnectFromHost(); // flushes what is queued, then closes
+}
+
+} // namespace sd::local

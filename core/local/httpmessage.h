@@ -1,0 +1,65 @@
+#pragma once
+
+#include <QByteArray>
+#include <QHostAddress>
+#include <QJsonValue>
+#include <QList>
+#include <QPair>
+#include <QString>
+#include <QUrlQuery>
+
+QT_BEGIN_NAMESPACE
+class QHttpServerRequest;
+class QTcpSocket;
+QT_END_NAMESPACE
+
+namespace sd::local {
+
+using HttpHeaders = QList<QPair<QByteArray, QByteArray>>;
+
+/// A request copied out of QHttpServerRequest. Qt reuses its request object for the
+/// next request on the same socket, so anything handled later (a delayed fault, a
+/// stream) must work on this copy. Header names are lowercased.
+struct HttpRequest
+{
+    QByteArray method; ///< upper case: GET, POST, ...
+    QString path;      ///< decoded path, no query
+    QUrlQuery query;
+    HttpHeaders headers;
+    QByteArray body;
+    QHostAddress remoteAddress;
+
+    static HttpRequest fromQt(const QHttpServerRequest &request);
+
+    /// Case-insensitive header lookup; empty when absent.
+    QByteArray header(const QByteArray &name) const;
+    bool hasHeader(const QByteArray &name) const;
+    /// Whether the client asked to close the connection after this exchange.
+    bool wantsClose() const;
+};
+
+/// A complete (non-streamed) response: status, headers and body. Content-Length and
+/// Connection are added when it is written.
+struct HttpResponse
+{
+    int status = 200;
+    HttpHeaders headers;
+    QByteArray body;
+
+    static HttpResponse json(int status, const QJsonValue &value);
+    static HttpResponse noContent();
+    /// E2B's Error body: {"code": status, "message": message}.
+    static HttpResponse error(int status, const QString &message);
+
+    void setHeader(const QByteArray &name, const QByteArray &value);
+    QByteArray header(const QByteArray &name) const;
+};
+
+/// The standard reason phrase for an HTTP status ("Not Found").
+QByteArray reasonPhrase(int status);
+
+/// Serialises a complete HTTP/1.1 response onto a socket. With keepAlive false the
+/// response carries `Connection: close` and the socket is closed once it is flushed.
+void writeResponse(QTcpSocket *socket, const HttpResponse &response, bool keepAlive);
+
+} // namespace sd::local

@@ -1,0 +1,266 @@
+#include "local/localserver.h"
+
+#include "common/logging.h"
+#include "local/envdhandler.h"
+
+#include <QHttpServerRequest>
+#include <QJsonArray>
+#include <QJsonDocument>
+#include <QJsonObject>
+#include <QRegularExpression>
+#include <QTcpServer>
+#include <QTimer>
+
+namespace sd::local {
+
+namespace {
+
+const QList<FaultAction> kApiActions{FaultAction::Status,      FaultAction::StatusAfter, FaultAction::Drop,
+                                     FaultAction::DropAfter,   FaultAction::Delay,       FaultAction::EmptyAfter,
+                                     FaultAction::GarbageAfter};
+// envd requests cannot be delayed here: Qt's request object does not outlive the call.
+const QList<FaultAction> kEnvdFrontActions{FaultAction::Status, FaultAction::Drop};
+
+bool constantTimeEquals(const QByteArray &a, const QByteArray &b)
+{
+    // Walks the full length of the expected key whatever the input, so the time taken
+    // says nothing about how much of it matched.
+    unsigned char diff = a.size() == b.size() ? 0 : 1;
+    for (qsizetype i = 0; i < b.size(); ++i) {
+        const unsigned char x = i < a.size() ? static_cast<unsigned char>(a.at(i)) : 0;
+        diff |= x ^ static_cast<unsigned char>(b.at(i));
+    }
+    return diff == 0 && !b.isEmpty();
+}
+
+HttpResponse connectError(int status, const QString &code, const QString &message)
+{
+    return HttpResponse::json(status, QJsonObject{{QStringLiteral("code"), code}, {QStringLiteral("message"), message}});
+}
+
+HttpResponse injectedStatus(int status)
+{
+    return HttpResponse::error(status, QStringLiteral("injected fault: status %1").arg(status));
+}
+
+} // namespace
+
+LocalServer::LocalServer(Options options, QObject *parent)
+    : QAbstractHttpServer(parent)
+    , m_options(std::move(options))
+    , m_controlPlane(&m_registry, {m_options.version, m_options.isolation})
+{
+    m_controlPlane.registerRoutes(&m_router);
+    if (m_options.faultInjection)
+        registerFaultRoutes();
+}
+
+LocalServer::~LocalServer() = default;
+
+bool LocalServer::listenOn(const QHostAddress &address, quint16 port, QString *error)
+{
+    auto *server = new QTcpServer(this);
+    if (!server->listen(address, port)) {
+        *error = server->errorString();
+        delete server;
+        return false;
+    }
+    bind(server);
+    return true;
+}
+
+quint16 LocalServer::port() const
+{
+    const auto servers = findChildren<QTcpServer *>();
+    return servers.isEmpty() ? 0 : servers.first()->serverPort();
+}
+
+bool LocalServer::sandboxTarget(const HttpRequest &request, int *port, QString *sandboxId)
+{
+    const QByteArray portHeader = request.header("e2b-sandbox-port");
+    if (!portHeader.isEmpty()) {
+        bool ok = false;
+        *port = portHeader.trimmed().toInt(&ok);
+        *sandboxId = QString::fromLatin1(request.header("e2b-sandbox-id").trimmed());
+        return ok;
+    }
+    static const QRegularExpression hostPattern(QStringLiteral("^(\\d+)-([a-z0-9]+)\\."));
+    const QRegularExpressionMatch match = hostPattern.match(QString::fromLatin1(request.header("host")));
+    if (!match.hasMatch())
+        return false;
+    *port = match.captured(1).toInt();
+    *sandboxId = match.captured(2);
+    return true;
+}
+
+bool LocalServer::handleRequest(const QHttpServerRequest &qtRequest, QTcpSocket *socket)
+{
+    const HttpRequest request = HttpRequest::fromQt(qtRequest);
+
+    int sandboxPort = 0;
+    QString sandboxId;
+    if (sandboxTarget(request, &sandboxPort, &sandboxId)) {
+        handleEnvd(qtRequest, request, socket, sandboxPort, sandboxId);
+        return true;
+    }
+
+    if (request.method == "GET" && request.path == QLatin1String("/health")) {
+        dispatch(request, socket, std::nullopt);
+        return true;
+    }
+    if (!apiKeyMatches(request)) {
+        const QString message = request.hasHeader("x-api-key") ? QStringLiteral("invalid API key")
+                                                               : QStringLiteral("missing API key: send it in the X-API-Key header");
+        respond(socket, request, HttpResponse::error(401, message));
+        return true;
+    }
+
+    std::optional<FaultRule> rule;
+    if (m_options.faultInjection && !request.path.startsWith(QLatin1String("/_local/")))
+        rule = m_faults.take(QString::fromLatin1(request.method), request.path, kApiActions);
+    if (!rule) {
+        dispatch(request, socket, std::nullopt);
+        return true;
+    }
+    qCInfo(lcLocal).noquote() << "fault" << faultActionName(rule->action) << "on" << request.method << request.path;
+    switch (rule->action) {
+    case FaultAction::Status:
+        respond(socket, request, injectedStatus(rule->status));
+        break;
+    case FaultAction::Drop:
+        dropConnection(socket, request, "drop");
+        break;
+    case FaultAction::Delay: {
+        QPointer<QTcpSocket> guarded(socket);
+        QTimer::singleShot(rule->delayMs, this, [this, request, guarded] {
+            if (guarded && guarded->state() == QAbstractSocket::ConnectedState)
+                dispatch(request, guarded, std::nullopt);
+        });
+        break;
+    }
+    default:
+        dispatch(request, socket, rule);
+        break;
+    }
+    return true;
+}
+
+void LocalServer::missingHandler(const QHttpServerRequest &qtRequest, QTcpSocket *socket)
+{
+    // handleRequest() answers everything; kept for completeness.
+    respond(socket, HttpRequest::fromQt(qtRequest), HttpResponse::error(404, QStringLiteral("not found")));
+}
+
+void LocalServer::handleEnvd(const QHttpServerRequest &qtRequest, const HttpRequest &request, QTcpSocket *socket,
+                             int port, const QString &sandboxId)
+{
+    if (port != kEnvdPort) {
+        respond(socket, request,
+                HttpResponse::error(502, QStringLiteral("port %1 of sandbox \"%2\" is not open").arg(port).arg(sandboxId)));
+        return;
+    }
+    if (sandboxId.isEmpty()) {
+        respond(socket, request, HttpResponse::error(400, QStringLiteral("E2b-Sandbox-Id: required with E2b-Sandbox-Port")));
+        return;
+    }
+    if (m_options.faultInjection) {
+        if (auto rule = m_faults.take(QString::fromLatin1(request.method), request.path, kEnvdFrontActions)) {
+            qCInfo(lcLocal).noquote() << "fault" << faultActionName(rule->action) << "on envd" << request.method << request.path;
+            if (rule->action == FaultAction::Drop)
+                dropConnection(socket, request, "drop");
+            else
+                respond(socket, request, injectedStatus(rule->status));
+            return;
+        }
+    }
+    if (!m_envdHandler) {
+        respond(socket, request,
+                connectError(501, QStringLiteral("unimplemented"),
+                             QStringLiteral("envd is not available in this sandbox-desk-local")));
+        return;
+    }
+    qCDebug(lcLocal).noquote() << "envd" << sandboxId << request.method << request.path;
+    m_envdHandler->handleEnvdRequest(qtRequest, socket, sandboxId);
+}
+
+void LocalServer::dispatch(const HttpRequest &request, const QPointer<QTcpSocket> &socket,
+                           const std::optional<FaultRule> &afterFault)
+{
+    const Router::Match match = m_router.match(request.method, request.path);
+    HttpResponse response;
+    if (match.handler) {
+        response = (*match.handler)(request, match.params);
+    } else if (match.pathKnown) {
+        response = HttpResponse::error(405, QStringLiteral("method %1 not allowed on %2")
+                                                .arg(QString::fromLatin1(request.method), request.path));
+    } else {
+        response = HttpResponse::error(404, QStringLiteral("no such endpoint: %1 %2")
+                                                .arg(QString::fromLatin1(request.method), request.path));
+    }
+    if (!socket)
+        return;
+    if (afterFault) {
+        switch (afterFault->action) {
+        case FaultAction::StatusAfter:
+            response = injectedStatus(afterFault->status);
+            break;
+        case FaultAction::DropAfter:
+            dropConnection(socket, request, "drop-after");
+            return;
+        case FaultAction::EmptyAfter:
+            response.body.clear();
+            break;
+        case FaultAction::GarbageAfter:
+            response.body = QByteArrayLiteral("<html>injected fault: this is not JSON");
+            break;
+        default:
+            break;
+        }
+    }
+    respond(socket, request, response);
+}
+
+void LocalServer::respond(QTcpSocket *socket, const HttpRequest &request, const HttpResponse &response)
+{
+    qCInfo(lcLocal).noquote() << request.method << request.path << response.status;
+    writeResponse(socket, response, !request.wantsClose());
+}
+
+void LocalServer::dropConnection(QTcpSocket *socket, const HttpRequest &request, const char *why)
+{
+    qCInfo(lcLocal).noquote() << request.method << request.path << "connection closed without an answer (" << why << ")";
+    if (socket)
+        socket->disconnectFromHost();
+}
+
+bool LocalServer::apiKeyMatches(const HttpRequest &request) const
+{
+    return constantTimeEquals(request.header("x-api-key"), m_options.apiKey.toUtf8());
+}
+
+void LocalServer::registerFaultRoutes()
+{
+    const QString path = QStringLiteral("/_local/faults");
+    m_router.add("GET", path, [this](const HttpRequest &, const RouteParams &) {
+        return HttpResponse::json(200, QJsonObject{{QStringLiteral("rules"), m_faults.toJson()}});
+    });
+    m_router.add("DELETE", path, [this](const HttpRequest &, const RouteParams &) {
+        m_faults.clear();
+        return HttpResponse::noContent();
+    });
+    m_router.add("POST", path, [this](const HttpRequest &request, const RouteParams &) {
+        QJsonParseError parseError;
+        const QJsonDocument doc = QJsonDocument::fromJson(request.body, &parseError);
+        if (parseError.error != QJsonParseError::NoError || !doc.isObject())
+            return HttpResponse::error(400, QStringLiteral("request body: not a valid JSON object"));
+        const QJsonValue rules = doc.object().value(QStringLiteral("rules"));
+        if (!rules.isArray())
+            return HttpResponse::error(400, QStringLiteral("rules: required, an array of rule objects"));
+        QString error;
+        if (!m_faults.addRules(rules.toArray(), &error))
+            return HttpResponse::error(400, error);
+        return HttpResponse::json(200, QJsonObject{{QStringLiteral("rules"), m_faults.toJson()}});
+    });
+}
+
+} // namespace sd::local

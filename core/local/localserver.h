@@ -1,0 +1,103 @@
+#pragma once
+
+#include "local/controlplane.h"
+#include "local/faultinjector.h"
+#include "local/httpmessage.h"
+#include "local/router.h"
+#include "local/sandboxregistry.h"
+
+#include <QAbstractHttpServer>
+#include <QHostAddress>
+#include <QPointer>
+#include <QTcpSocket>
+
+namespace sd::local {
+
+class EnvdHandler;
+
+/// The HTTP front of sandbox-desk-local: one QAbstractHttpServer serving E2B's REST
+/// API and, through EnvdHandler, every sandbox's envd.
+///
+/// Request flow (each request is copied into an HttpRequest first):
+/// \code
+///   request ─▶ sandbox port? ──yes──▶ front faults (status, drop) ─▶ EnvdHandler
+///      │                                                            (501 when none)
+///      no
+///      ▼
+///   GET /health ─▶ answered without a key
+///      ▼
+///   X-API-Key check ─▶ 401
+///      ▼
+///   /_local/faults ─▶ fault rules (only with --fault-injection)
+///      ▼
+///   fault rule? status/drop ─▶ answered here, nothing performed
+///               delay ─▶ the rest runs after a timer
+///      ▼
+///   Router ─▶ ControlPlane handler ─▶ "after" fault (status-after, drop-after,
+///                                      empty-after, garbage-after) ─▶ socket
+/// \endcode
+/// Keep-alive connections carry any number of requests; `Connection: close` is honoured.
+/// Logs method, path and status to lcLocal; never headers or bodies.
+class LocalServer : public QAbstractHttpServer
+{
+    Q_OBJECT
+
+public:
+    /// The envd port of a sandbox, as the SDK addresses it.
+    static constexpr int kEnvdPort = 49983;
+
+    struct Options
+    {
+        QString apiKey;              ///< required on every endpoint but /health
+        bool faultInjection = false; ///< enables /_local/faults and the rules
+        QString isolation;           ///< resolved: "bwrap" or "none" (reported by /health)
+        QString stateDir;            ///< where the data plane keeps sandbox files
+        QString version;             ///< reported by /health
+    };
+
+    explicit LocalServer(Options options, QObject *parent = nullptr);
+    ~LocalServer() override;
+
+    /// Starts listening; 0 picks a free port. False with a reason in `error`.
+    bool listenOn(const QHostAddress &address, quint16 port, QString *error);
+    quint16 port() const;
+
+    const Options &options() const { return m_options; }
+    SandboxRegistry *registry() { return &m_registry; }
+    /// The fault rules. Consulted only when Options::faultInjection is set; the envd
+    /// part takes its own (stream) actions from here.
+    FaultInjector *faults() { return &m_faults; }
+    bool faultInjectionEnabled() const { return m_options.faultInjection; }
+
+    /// Not owned; may be null (envd requests then get 501). Set before serving.
+    void setEnvdHandler(EnvdHandler *handler) { m_envdHandler = handler; }
+    EnvdHandler *envdHandler() const { return m_envdHandler; }
+
+    /// For a request addressed to a sandbox port (header `E2b-Sandbox-Port` with
+    /// `E2b-Sandbox-Id`, or Host `<port>-<sandboxId>.<domain>`): true with the port and
+    /// sandbox ID filled in.
+    static bool sandboxTarget(const HttpRequest &request, int *port, QString *sandboxId);
+
+protected:
+    bool handleRequest(const QHttpServerRequest &request, QTcpSocket *socket) override;
+    void missingHandler(const QHttpServerRequest &request, QTcpSocket *socket) override;
+
+private:
+    void handleEnvd(const QHttpServerRequest &qtRequest, const HttpRequest &request, QTcpSocket *socket,
+                    int port, const QString &sandboxId);
+    void dispatch(const HttpRequest &request, const QPointer<QTcpSocket> &socket,
+                  const std::optional<FaultRule> &afterFault);
+    void respond(QTcpSocket *socket, const HttpRequest &request, const HttpResponse &response);
+    void dropConnection(QTcpSocket *socket, const HttpRequest &request, const char *why);
+    bool apiKeyMatches(const HttpRequest &request) const;
+    void registerFaultRoutes();
+
+    Options m_options;
+    SandboxRegistry m_registry;
+    ControlPlane m_controlPlane;
+    Router m_router;
+    FaultInjector m_faults;
+    EnvdHandler *m_envdHandler = nullptr;
+};
+
+} // namespace sd::local

@@ -1,0 +1,349 @@
+#include "local/sandboxregistry.h"
+
+#include "common/logging.h"
+
+#include <QRandomGenerator>
+
+#include <limits>
+
+namespace sd::local {
+
+namespace {
+
+QString randomString(int length, QLatin1StringView alphabet)
+{
+    QString out;
+    out.reserve(length);
+    auto *random = QRandomGenerator::system();
+    for (int i = 0; i < length; ++i)
+        out.append(QLatin1Char(alphabet.at(random->bounded(int(alphabet.size())))));
+    return out;
+}
+
+constexpr QLatin1StringView kIdAlphabet("abcdefghijklmnopqrstuvwxyz0123456789");
+constexpr QLatin1StringView kHexAlphabet("0123456789abcdef");
+
+} // namespace
+
+QString killReasonName(KillReason reason)
+{
+    switch (reason) {
+    case KillReason::Requested: return QStringLiteral("killed");
+    case KillReason::Expired: return QStringLiteral("expired");
+    case KillReason::Shutdown: return QStringLiteral("shutdown");
+    }
+    return {};
+}
+
+QString sandboxStateName(SandboxState state)
+{
+    return state == SandboxState::Paused ? QStringLiteral("paused") : QStringLiteral("running");
+}
+
+SandboxRegistry::SandboxRegistry(QObject *parent)
+    : QObject(parent)
+    , m_clock([] { return QDateTime::currentDateTimeUtc(); })
+    , m_clientId(randomString(8, kHexAlphabet))
+{
+    m_expiryTimer.setSingleShot(true);
+    m_expiryTimer.setTimerType(Qt::PreciseTimer);
+    connect(&m_expiryTimer, &QTimer::timeout, this, &SandboxRegistry::expireDue);
+}
+
+SandboxRegistry::~SandboxRegistry()
+{
+    for (const auto &runtime : std::as_const(m_runtimes))
+        delete runtime.data();
+}
+
+void SandboxRegistry::setClock(Clock clock)
+{
+    m_clock = std::move(clock);
+    scheduleExpiry();
+}
+
+QDateTime SandboxRegistry::now() const
+{
+    return m_clock();
+}
+
+const QList<LocalTemplate> &SandboxRegistry::templates()
+{
+    static const QList<LocalTemplate> list = [] {
+        const QDateTime created = QDateTime(QDate(2026, 1, 1), QTime(0, 0), Qt::UTC);
+        return QList<LocalTemplate>{
+            {QStringLiteral("base"), QStringLiteral("base"), 2, 512, 1024, QString::fromLatin1(kEnvdVersion),
+             QStringLiteral("local-base-1"), created},
+            {QStringLiteral("mcp-gateway"), QStringLiteral("mcp-gateway"), 2, 512, 1024,
+             QString::fromLatin1(kEnvdVersion), QStringLiteral("local-mcp-gateway-1"), created},
+        };
+    }();
+    return list;
+}
+
+const LocalTemplate *SandboxRegistry::findTemplate(const QString &idOrAlias)
+{
+    for (const LocalTemplate &t : templates()) {
+        if (t.templateId == idOrAlias || t.alias == idOrAlias)
+            return &t;
+    }
+    return nullptr;
+}
+
+int SandboxRegistry::effectiveTimeout(int seconds)
+{
+    return seconds <= 0 ? kDefaultTimeoutSec : qMin(seconds, kMaxTimeoutSec);
+}
+
+QString SandboxRegistry::newSandboxId() const
+{
+    QString id;
+    do {
+        id = randomString(20, kIdAlphabet);
+    } while (m_sandboxes.contains(id) || m_events.contains(id));
+    return id;
+}
+
+SandboxRecord SandboxRegistry::create(const CreateParams &params)
+{
+    const LocalTemplate *tmpl = findTemplate(params.templateId);
+    Q_ASSERT(tmpl);
+    const QDateTime now = m_clock();
+    const int timeout = effectiveTimeout(params.timeoutSec);
+
+    SandboxRecord record;
+    record.sandboxId = newSandboxId();
+    record.templateId = tmpl->templateId;
+    record.alias = tmpl->alias;
+    record.clientId = m_clientId;
+    record.envdVersion = tmpl->envdVersion;
+    record.envdAccessToken = randomString(48, kHexAlphabet);
+    record.startedAt = now;
+    record.endAt = now.addSecs(timeout);
+    record.cpuCount = tmpl->cpuCount;
+    record.memoryMB = tmpl->memoryMB;
+    record.diskSizeMB = tmpl->diskSizeMB;
+    record.metadata = params.metadata;
+    record.envVars = params.envVars;
+    record.allowInternetAccess = params.allowInternetAccess;
+    record.sequence = m_nextSequence++;
+    m_sandboxes.insert(record.sandboxId, record);
+
+    m_events.insert(record.sandboxId, {});
+    addEvent(record.sandboxId, QStringLiteral("created"),
+             QStringLiteral("Sandbox created from template %1").arg(record.templateId),
+             {{QStringLiteral("templateID"), record.templateId},
+              {QStringLiteral("timeout"), QString::number(timeout)}});
+    qCInfo(lcLocal).noquote() << "sandbox" << record.sandboxId << "created from" << record.templateId << "timeout" << timeout << "s";
+    pruneEvents();
+    scheduleExpiry();
+    Q_EMIT sandboxCreated(record.sandboxId);
+    return record;
+}
+
+const SandboxRecord *SandboxRegistry::find(const QString &sandboxId) const
+{
+    auto it = m_sandboxes.constFind(sandboxId);
+    return it == m_sandboxes.constEnd() ? nullptr : &it.value();
+}
+
+QList<SandboxRecord> SandboxRegistry::sandboxes() const
+{
+    return m_sandboxes.values();
+}
+
+bool SandboxRegistry::kill(const QString &sandboxId, KillReason reason)
+{
+    if (!m_sandboxes.contains(sandboxId))
+        return false;
+    const QString event = killReasonName(reason);
+    const QString message = reason == KillReason::Expired ? QStringLiteral("Sandbox expired at its end time")
+                            : reason == KillReason::Shutdown ? QStringLiteral("Sandbox killed: server shutting down")
+                                                             : QStringLiteral("Sandbox killed");
+    addEvent(sandboxId, event, message);
+    m_sandboxes.remove(sandboxId);
+    m_events[sandboxId].endedAt = m_clock();
+    qCInfo(lcLocal).noquote() << "sandbox" << sandboxId << event;
+    Q_EMIT sandboxKilled(sandboxId, reason);
+    if (QObject *runtime = m_runtimes.take(sandboxId))
+        runtime->deleteLater();
+    scheduleExpiry();
+    return true;
+}
+
+void SandboxRegistry::killAll(KillReason reason)
+{
+    const QStringList ids = m_sandboxes.keys();
+    for (const QString &id : ids)
+        kill(id, reason);
+}
+
+SandboxRegistry::Result SandboxRegistry::setTimeout(const QString &sandboxId, int seconds)
+{
+    auto it = m_sandboxes.find(sandboxId);
+    if (it == m_sandboxes.end())
+        return Result::NotFound;
+    const int timeout = effectiveTimeout(seconds);
+    if (it->state == SandboxState::Paused) {
+        it->pausedRemainingMs = qint64(timeout) * 1000;
+    } else {
+        it->endAt = m_clock().addSecs(timeout);
+    }
+    const QDateTime endAt = it->endAt;
+    addEvent(sandboxId, QStringLiteral("timeout changed"), QStringLiteral("Sandbox timeout set to %1 s").arg(timeout),
+             {{QStringLiteral("timeout"), QString::number(timeout)},
+              {QStringLiteral("endAt"), endAt.toString(Qt::ISODateWithMs)}});
+    scheduleExpiry();
+    Q_EMIT sandboxTimeoutChanged(sandboxId, endAt);
+    return Result::Ok;
+}
+
+SandboxRegistry::Result SandboxRegistry::pause(const QString &sandboxId)
+{
+    auto it = m_sandboxes.find(sandboxId);
+    if (it == m_sandboxes.end())
+        return Result::NotFound;
+    if (it->state == SandboxState::Paused)
+        return Result::Conflict;
+    it->state = SandboxState::Paused;
+    it->pausedRemainingMs = qMax<qint64>(0, m_clock().msecsTo(it->endAt));
+    addEvent(sandboxId, QStringLiteral("paused"), QStringLiteral("Sandbox paused"),
+             {{QStringLiteral("remainingMs"), QString::number(it->pausedRemainingMs)}});
+    scheduleExpiry();
+    Q_EMIT sandboxPaused(sandboxId);
+    return Result::Ok;
+}
+
+SandboxRegistry::Result SandboxRegistry::resume(const QString &sandboxId, std::optional<int> timeoutSec)
+{
+    auto it = m_sandboxes.find(sandboxId);
+    if (it == m_sandboxes.end())
+        return Result::NotFound;
+    if (it->state != SandboxState::Paused)
+        return Result::Conflict;
+    qint64 ms = timeoutSec ? qint64(effectiveTimeout(*timeoutSec)) * 1000 : it->pausedRemainingMs;
+    if (ms <= 0)
+        ms = qint64(kDefaultTimeoutSec) * 1000;
+    it->state = SandboxState::Running;
+    it->endAt = m_clock().addMSecs(ms);
+    it->pausedRemainingMs = 0;
+    addEvent(sandboxId, QStringLiteral("resumed"), QStringLiteral("Sandbox resumed"),
+             {{QStringLiteral("endAt"), it->endAt.toString(Qt::ISODateWithMs)}});
+    scheduleExpiry();
+    Q_EMIT sandboxResumed(sandboxId);
+    return Result::Ok;
+}
+
+SandboxRegistry::ConnectResult SandboxRegistry::connectTo(const QString &sandboxId, int timeoutSec)
+{
+    auto it = m_sandboxes.find(sandboxId);
+    if (it == m_sandboxes.end())
+        return ConnectResult::NotFound;
+    const QDateTime now = m_clock();
+    const QDateTime wanted = now.addSecs(effectiveTimeout(timeoutSec));
+    if (it->state == SandboxState::Paused) {
+        const QDateTime kept = now.addMSecs(it->pausedRemainingMs);
+        it->state = SandboxState::Running;
+        it->endAt = qMax(kept, wanted);
+        it->pausedRemainingMs = 0;
+        addEvent(sandboxId, QStringLiteral("resumed"), QStringLiteral("Sandbox resumed by connect"),
+                 {{QStringLiteral("endAt"), it->endAt.toString(Qt::ISODateWithMs)}});
+        scheduleExpiry();
+        Q_EMIT sandboxResumed(sandboxId);
+        return ConnectResult::Resumed;
+    }
+    if (wanted > it->endAt) {
+        it->endAt = wanted;
+        const QDateTime endAt = it->endAt;
+        addEvent(sandboxId, QStringLiteral("timeout changed"), QStringLiteral("Sandbox timeout extended by connect"),
+                 {{QStringLiteral("endAt"), endAt.toString(Qt::ISODateWithMs)}});
+        scheduleExpiry();
+        Q_EMIT sandboxTimeoutChanged(sandboxId, endAt);
+    }
+    return ConnectResult::WasRunning;
+}
+
+std::optional<QList<SandboxEvent>> SandboxRegistry::events(const QString &sandboxId) const
+{
+    auto it = m_events.constFind(sandboxId);
+    if (it == m_events.constEnd())
+        return std::nullopt;
+    return it->events;
+}
+
+void SandboxRegistry::addEvent(const QString &sandboxId, const QString &event, const QString &message,
+                               const QMap<QString, QString> &fields, const QString &level)
+{
+    auto it = m_events.find(sandboxId);
+    if (it == m_events.end())
+        return;
+    SandboxEvent entry;
+    entry.timestamp = m_clock();
+    entry.level = level;
+    entry.message = message;
+    entry.fields = fields;
+    entry.fields.insert(QStringLiteral("event"), event);
+    entry.fields.insert(QStringLiteral("sandboxID"), sandboxId);
+    it->events.append(entry);
+}
+
+void SandboxRegistry::setRuntime(const QString &sandboxId, QObject *runtime)
+{
+    if (!m_sandboxes.contains(sandboxId)) {
+        delete runtime;
+        return;
+    }
+    if (QObject *previous = m_runtimes.take(sandboxId); previous && previous != runtime)
+        previous->deleteLater();
+    m_runtimes.insert(sandboxId, runtime);
+}
+
+QObject *SandboxRegistry::runtime(const QString &sandboxId) const
+{
+    return m_runtimes.value(sandboxId).data();
+}
+
+void SandboxRegistry::scheduleExpiry()
+{
+    const QDateTime now = m_clock();
+    qint64 nextMs = -1;
+    for (const SandboxRecord &record : std::as_const(m_sandboxes)) {
+        if (record.state == SandboxState::Paused)
+            continue;
+        const qint64 ms = qMax<qint64>(0, now.msecsTo(record.endAt));
+        if (nextMs < 0 || ms < nextMs)
+            nextMs = ms;
+    }
+    if (nextMs < 0) {
+        m_expiryTimer.stop();
+        return;
+    }
+    m_expiryTimer.start(int(qMin<qint64>(nextMs, std::numeric_limits<int>::max())));
+}
+
+void SandboxRegistry::expireDue()
+{
+    const QDateTime now = m_clock();
+    QStringList due;
+    for (const SandboxRecord &record : std::as_const(m_sandboxes)) {
+        if (record.state == SandboxState::Running && record.endAt <= now)
+            due.append(record.sandboxId);
+    }
+    for (const QString &id : std::as_const(due))
+        kill(id, KillReason::Expired);
+    pruneEvents();
+    scheduleExpiry();
+}
+
+void SandboxRegistry::pruneEvents()
+{
+    const QDateTime now = m_clock();
+    for (auto it = m_events.begin(); it != m_events.end();) {
+        if (it->endedAt.isValid() && it->endedAt.msecsTo(now) > kEventRetentionMs)
+            it = m_events.erase(it);
+        else
+            ++it;
+    }
+}
+
+} // namespace sd::local

@@ -1,0 +1,183 @@
+#pragma once
+
+#include <QDateTime>
+#include <QHash>
+#include <QList>
+#include <QMap>
+#include <QObject>
+#include <QPointer>
+#include <QString>
+#include <QTimer>
+
+#include <functional>
+#include <optional>
+
+namespace sd::local {
+
+enum class SandboxState { Running, Paused };
+
+/// Why a sandbox ended; carried by SandboxRegistry::sandboxKilled().
+enum class KillReason {
+    Requested, ///< DELETE /sandboxes/{id}
+    Expired,   ///< endAt passed
+    Shutdown,  ///< the server is quitting
+};
+
+/// A template the local backend can start. Fixed figures; no builds.
+struct LocalTemplate
+{
+    QString templateId;
+    QString alias;
+    int cpuCount = 2;
+    int memoryMB = 512;
+    int diskSizeMB = 1024;
+    QString envdVersion;
+    QString buildId;
+    QDateTime createdAt;
+};
+
+/// One sandbox as the control plane knows it.
+struct SandboxRecord
+{
+    QString sandboxId;     ///< 20 lowercase letters and digits
+    QString templateId;
+    QString alias;
+    QString clientId;
+    QString envdVersion;
+    QString envdAccessToken; ///< secret: never logged
+    QDateTime startedAt;
+    QDateTime endAt;         ///< frozen while paused
+    int cpuCount = 0;
+    int memoryMB = 0;
+    int diskSizeMB = 0;
+    QMap<QString, QString> metadata;
+    QMap<QString, QString> envVars; ///< secret values: never logged
+    std::optional<bool> allowInternetAccess;
+    SandboxState state = SandboxState::Running;
+    qint64 pausedRemainingMs = 0; ///< time left when paused
+    quint64 sequence = 0;         ///< creation order, a tie-break for equal startedAt
+};
+
+/// One lifecycle event, shaped like E2B's SandboxLogEntry.
+struct SandboxEvent
+{
+    QDateTime timestamp;
+    QString level; ///< debug, info, warn, error
+    QString message;
+    QMap<QString, QString> fields; ///< always holds "event" (created, paused, ...)
+};
+
+/// The sandboxes of the local backend and their lifetimes.
+///
+/// Owns every SandboxRecord, kills a sandbox when its endAt passes (a paused one does
+/// not expire), and keeps each sandbox's lifecycle events for kEventRetentionMs after
+/// it ended so its logs can still be read.
+///
+/// Extension points for the data plane (processes, envd):
+///  - connect to sandboxCreated / sandboxPaused / sandboxResumed / sandboxKilled to
+///    start, SIGSTOP, SIGCONT and tear down a sandbox's processes;
+///  - attach a per-sandbox runtime object with setRuntime(); the registry owns it and
+///    deletes it (deleteLater) right after sandboxKilled() for that sandbox;
+///  - addEvent() appends to a sandbox's log (e.g. "process started").
+/// Input is validated by the caller (ControlPlane); the registry only clamps.
+class SandboxRegistry : public QObject
+{
+    Q_OBJECT
+
+public:
+    static constexpr int kDefaultTimeoutSec = 300;
+    static constexpr int kMaxTimeoutSec = 86400;
+    static constexpr qint64 kEventRetentionMs = 3600 * 1000;
+    static constexpr const char *kEnvdVersion = "0.2.0";
+
+    using Clock = std::function<QDateTime()>;
+
+    explicit SandboxRegistry(QObject *parent = nullptr);
+    ~SandboxRegistry() override;
+
+    /// Replaces the clock (tests). Default: QDateTime::currentDateTimeUtc().
+    void setClock(Clock clock);
+    QDateTime now() const;
+
+    static const QList<LocalTemplate> &templates();
+    /// By template ID or alias; nullptr when unknown.
+    static const LocalTemplate *findTemplate(const QString &idOrAlias);
+    /// 0 means the default; anything else is used as given (validated by the caller).
+    static int effectiveTimeout(int seconds);
+
+    struct CreateParams
+    {
+        QString templateId; ///< must name a known template
+        int timeoutSec = 0; ///< 0: default
+        QMap<QString, QString> metadata;
+        QMap<QString, QString> envVars;
+        std::optional<bool> allowInternetAccess;
+    };
+    /// Creates a running sandbox and emits sandboxCreated().
+    SandboxRecord create(const CreateParams &params);
+
+    /// nullptr when unknown (or already ended).
+    const SandboxRecord *find(const QString &sandboxId) const;
+    QList<SandboxRecord> sandboxes() const;
+    int count() const { return int(m_sandboxes.size()); }
+
+    enum class Result { Ok, NotFound, Conflict };
+
+    /// Ends a sandbox; false when unknown. Emits sandboxKilled().
+    bool kill(const QString &sandboxId, KillReason reason = KillReason::Requested);
+    /// Ends every sandbox (server shutdown).
+    void killAll(KillReason reason = KillReason::Shutdown);
+    /// endAt = now + seconds (0: default). A paused sandbox keeps the time for resume.
+    Result setTimeout(const QString &sandboxId, int seconds);
+    /// Conflict when already paused.
+    Result pause(const QString &sandboxId);
+    /// Conflict when not paused. Without a timeout the time left at pause is restored.
+    Result resume(const QString &sandboxId, std::optional<int> timeoutSec);
+
+    enum class ConnectResult { NotFound, WasRunning, Resumed };
+    /// Resumes a paused sandbox and extends (never shortens) its time to `timeoutSec`.
+    ConnectResult connectTo(const QString &sandboxId, int timeoutSec);
+
+    /// Lifecycle events of a live or recently ended sandbox; nullopt when unknown.
+    std::optional<QList<SandboxEvent>> events(const QString &sandboxId) const;
+    void addEvent(const QString &sandboxId, const QString &event, const QString &message,
+                  const QMap<QString, QString> &fields = {}, const QString &level = QStringLiteral("info"));
+
+    /// Per-sandbox runtime state of the data plane. Takes ownership; replaces (and
+    /// deletes) a previous one. Ignored (and deleted) when the sandbox is unknown.
+    void setRuntime(const QString &sandboxId, QObject *runtime);
+    QObject *runtime(const QString &sandboxId) const;
+
+Q_SIGNALS:
+    void sandboxCreated(const QString &sandboxId);
+    /// After this the record is gone; runtime(sandboxId) is still valid while it is emitted.
+    void sandboxKilled(const QString &sandboxId, sd::local::KillReason reason);
+    void sandboxPaused(const QString &sandboxId);
+    void sandboxResumed(const QString &sandboxId);
+    void sandboxTimeoutChanged(const QString &sandboxId, const QDateTime &endAt);
+
+private:
+    QString newSandboxId() const;
+    void scheduleExpiry();
+    void expireDue();
+    void pruneEvents();
+
+    struct EventLog
+    {
+        QList<SandboxEvent> events;
+        QDateTime endedAt; ///< invalid while the sandbox lives
+    };
+
+    Clock m_clock;
+    QHash<QString, SandboxRecord> m_sandboxes;
+    QHash<QString, EventLog> m_events;
+    QHash<QString, QPointer<QObject>> m_runtimes;
+    QTimer m_expiryTimer;
+    QString m_clientId;
+    quint64 m_nextSequence = 1;
+};
+
+QString killReasonName(KillReason reason);
+QString sandboxStateName(SandboxState state);
+
+} // namespace sd::local
