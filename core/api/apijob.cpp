@@ -27,6 +27,53 @@ QString serverMessageFromBody(const QByteArray &body)
     return text;
 }
 
+namespace {
+std::optional<QJsonDocument> parseJson(const QByteArray &body, QString *problem)
+{
+    if (body.trimmed().isEmpty()) {
+        *problem = QStringLiteral("the answer is empty");
+        return std::nullopt;
+    }
+    QJsonParseError parseError;
+    QJsonDocument doc = QJsonDocument::fromJson(body, &parseError);
+    if (parseError.error != QJsonParseError::NoError) {
+        *problem = QStringLiteral("the answer is not JSON (%1)").arg(parseError.errorString());
+        return std::nullopt;
+    }
+    return doc;
+}
+} // namespace
+
+std::optional<QJsonObject> parseJsonObject(const QByteArray &body, QString *problem)
+{
+    const auto doc = parseJson(body, problem);
+    if (!doc)
+        return std::nullopt;
+    if (!doc->isObject()) {
+        *problem = QStringLiteral("expected a JSON object");
+        return std::nullopt;
+    }
+    return doc->object();
+}
+
+std::optional<QJsonArray> parseJsonArray(const QByteArray &body, QString *problem)
+{
+    const auto doc = parseJson(body, problem);
+    if (!doc)
+        return std::nullopt;
+    if (!doc->isArray()) {
+        *problem = QStringLiteral("expected a JSON array");
+        return std::nullopt;
+    }
+    return doc->array();
+}
+
+QString sandboxPath(const QString &sandboxId, const QString &suffix)
+{
+    return QStringLiteral("/sandboxes/") + QString::fromLatin1(QUrl::toPercentEncoding(sandboxId))
+        + suffix;
+}
+
 ApiJob::ApiJob(QNetworkAccessManager *network, const ConnectionSettings &settings, QObject *parent)
     : Job(parent)
     , m_network(network)
@@ -51,23 +98,35 @@ ApiJob::~ApiJob()
 
 void ApiJob::doStart()
 {
+    const QString scheme = m_settings.apiUrl.scheme();
+    if (!m_settings.apiUrl.isValid() || m_settings.apiUrl.host().isEmpty()
+        || (scheme != QLatin1String("http") && scheme != QLatin1String("https"))) {
+        emitError(Error::rejected(tr("The API URL \"%1\" is not a valid http or https address. "
+                                     "Check the profile settings.")
+                                      .arg(m_settings.apiUrl.toDisplayString())));
+        return;
+    }
     send(buildRequest());
 }
 
 void ApiJob::send(const Request &request)
 {
     QUrl url = m_settings.apiUrl;
-    QString path = url.path();
+    // Paths arrive percent-encoded (sandboxPath()); keep them that way.
+    QString path = url.path(QUrl::FullyEncoded);
     if (path.endsWith(QLatin1Char('/')))
         path.chop(1);
-    url.setPath(path + request.path);
-    if (!request.query.isEmpty())
-        url.setQuery(request.query);
+    url.setPath(path + request.path, QUrl::TolerantMode);
+    url.setQuery(request.query.isEmpty() ? QString() : request.query.query(QUrl::FullyEncoded),
+                 QUrl::TolerantMode);
+    url.setFragment({});
 
     QNetworkRequest req(url);
+    // Never follow a redirect: the next hop would receive the API key.
     req.setAttribute(QNetworkRequest::RedirectPolicyAttribute, QNetworkRequest::ManualRedirectPolicy);
     req.setHeader(QNetworkRequest::UserAgentHeader, userAgent);
-    req.setRawHeader("X-API-Key", m_settings.apiKey.toUtf8());
+    if (sendsApiKey() && !m_settings.apiKey.isEmpty())
+        req.setRawHeader("X-API-Key", m_settings.apiKey.toUtf8());
     req.setRawHeader("Accept", "application/json");
     QByteArray body;
     if (request.body) {
@@ -104,15 +163,21 @@ void ApiJob::onFinished()
     const QByteArray body = reply->readAll();
     m_httpStatus = reply->attribute(QNetworkRequest::HttpStatusCodeAttribute).toInt();
 
+    // Errors below ContentAccessDenied are transport-level (reset, refused, TLS,
+    // proxy): an answer cut off after a 2xx status is a failure, not a short body.
+    const QNetworkReply::NetworkError netError = reply->error();
+    const bool transportFailed = netError != QNetworkReply::NoError
+        && netError < QNetworkReply::ContentAccessDenied;
+
     Error error;
-    if (m_httpStatus == 0 || reply->error() == QNetworkReply::OperationCanceledError
-        || !isSuccess(m_httpStatus))
+    if (m_httpStatus == 0 || transportFailed || !isSuccess(m_httpStatus))
         error = errorFromReply(reply.get(), body);
 
     if (error) {
         reply.release()->deleteLater();
         if (!isCancelRequested() && retryAfterError(error))
             return;
+        qCDebug(lcApi) << "failed:" << error.message();
         emitError(error);
         return;
     }
@@ -130,14 +195,24 @@ Error ApiJob::errorFromReply(QNetworkReply *reply, const QByteArray &body) const
         return Error::cancelled();
     if (m_httpStatus >= 300 && m_httpStatus < 400) {
         const QUrl target = reply->attribute(QNetworkRequest::RedirectionTargetAttribute).toUrl();
+        const QString host = target.isEmpty() ? tr("an unknown place")
+                                              : reply->url().resolved(target).host();
         return Error::http(m_httpStatus,
                            tr("the server redirected to %1; redirects are not followed so that "
                               "the API key only goes to the configured host")
-                               .arg(reply->url().resolved(target).host()));
+                               .arg(host));
     }
-    if (m_httpStatus != 0)
-        return Error::http(m_httpStatus, serverMessageFromBody(body));
-    return Error::transport(reply->errorString());
+    if (m_httpStatus != 0 && !isSuccess(m_httpStatus))
+        return Error::http(m_httpStatus, scrubbed(serverMessageFromBody(body)));
+    return Error::transport(scrubbed(reply->errorString()));
+}
+
+QString ApiJob::scrubbed(QString text) const
+{
+    // A server that echoes the request must not leak the key into an error text.
+    if (m_settings.apiKey.size() >= 4)
+        text.replace(m_settings.apiKey, QStringLiteral("<api key>"));
+    return text;
 }
 
 } // namespace sd

@@ -3,12 +3,15 @@
 #include "api/connectionsettings.h"
 #include "common/job.h"
 
+#include <QJsonArray>
 #include <QJsonDocument>
+#include <QJsonObject>
 #include <QTimer>
 #include <QUrlQuery>
 
 #include <chrono>
 #include <memory>
+#include <optional>
 
 class QNetworkAccessManager;
 class QNetworkReply;
@@ -57,6 +60,9 @@ protected:
     /// Lets a job react to a failure before it finishes (e.g. retry another path).
     /// Return true if the job sent a new request and must not finish yet.
     virtual bool retryAfterError(const Error &) { return false; }
+    /// Whether the request carries X-API-Key (false only for calls that need no key,
+    /// so the secret is not handed out where it is not needed).
+    virtual bool sendsApiKey() const { return true; }
 
     /// Sends `request`; used by doStart() and by subclasses that chain requests
     /// (pagination, fallbacks).
@@ -71,6 +77,7 @@ protected:
 private:
     void onFinished();
     Error errorFromReply(QNetworkReply *reply, const QByteArray &body) const;
+    QString scrubbed(QString text) const;
 
     QNetworkAccessManager *m_network;
     ConnectionSettings m_settings;
@@ -84,5 +91,13 @@ private:
 
 /// E2B's `Error` body message, or the body itself (shortened) when it is not one.
 QString serverMessageFromBody(const QByteArray &body);
+
+/// Parses `body` as a JSON object; on failure returns nullopt and says why in `problem`.
+std::optional<QJsonObject> parseJsonObject(const QByteArray &body, QString *problem);
+/// Parses `body` as a JSON array; on failure returns nullopt and says why in `problem`.
+std::optional<QJsonArray> parseJsonArray(const QByteArray &body, QString *problem);
+
+/// "/sandboxes/<id><suffix>" with the ID percent-encoded as one path segment.
+QString sandboxPath(const QString &sandboxId, const QString &suffix = {});
 
 } // namespace sd

@@ -50,16 +50,47 @@ bool readTime(const QJsonObject &json, const char *key, QDateTime *out, QString 
     return true;
 }
 
-bool readInt(const QJsonObject &json, const char *key, int *out, QString *problem)
+bool readNumber(const QJsonObject &json, const char *key, double *out, QString *problem)
 {
     const QJsonValue value = json.value(QLatin1String(key));
     if (!value.isDouble()) {
         if (problem)
-            *problem = QStringLiteral("missing number '%1'").arg(QLatin1String(key));
+            *problem = value.isUndefined()
+                ? QStringLiteral("missing field '%1'").arg(QLatin1String(key))
+                : QStringLiteral("field '%1' is not a number").arg(QLatin1String(key));
         return false;
     }
-    *out = value.toInt();
+    *out = value.toDouble();
     return true;
+}
+
+bool readInt(const QJsonObject &json, const char *key, int *out, QString *problem)
+{
+    double number = 0;
+    if (!readNumber(json, key, &number, problem))
+        return false;
+    *out = int(number);
+    return true;
+}
+
+bool readInt64(const QJsonObject &json, const char *key, qint64 *out, QString *problem)
+{
+    double number = 0;
+    if (!readNumber(json, key, &number, problem))
+        return false;
+    *out = qint64(number);
+    return true;
+}
+
+QStringList readStringList(const QJsonObject &json, const char *key)
+{
+    QStringList list;
+    const QJsonArray array = json.value(QLatin1String(key)).toArray();
+    for (const QJsonValue &value : array) {
+        if (value.isString())
+            list << value.toString();
+    }
+    return list;
 }
 
 bool readCommon(const QJsonObject &json, Sandbox *s, QString *problem)
@@ -141,6 +172,63 @@ QJsonObject NewSandbox::toJson() const
     if (autoPause)
         json.insert(QStringLiteral("autoPause"), true);
     return json;
+}
+
+std::optional<SandboxLogEntry> SandboxLogEntry::fromJson(const QJsonObject &json, QString *problem)
+{
+    SandboxLogEntry entry;
+    if (!readTime(json, "timestamp", &entry.timestamp, problem)
+        || !readString(json, "message", &entry.message, problem)
+        || !readString(json, "level", &entry.level, problem, false))
+        return std::nullopt;
+    if (entry.level.isEmpty())
+        entry.level = QStringLiteral("info");
+    const QJsonObject fields = json.value(QLatin1String("fields")).toObject();
+    for (auto it = fields.begin(); it != fields.end(); ++it)
+        entry.fields.insert(it.key(), it.value().isString() ? it.value().toString()
+                                                            : it.value().toVariant().toString());
+    return entry;
+}
+
+std::optional<SandboxMetric> SandboxMetric::fromJson(const QJsonObject &json, QString *problem)
+{
+    SandboxMetric metric;
+    // timestampUnix (seconds) replaces the deprecated timestamp string.
+    const QJsonValue unix = json.value(QLatin1String("timestampUnix"));
+    if (unix.isDouble())
+        metric.timestamp = QDateTime::fromSecsSinceEpoch(qint64(unix.toDouble()), Qt::UTC);
+    else if (!readTime(json, "timestamp", &metric.timestamp, problem))
+        return std::nullopt;
+    if (!readInt(json, "cpuCount", &metric.cpuCount, problem)
+        || !readNumber(json, "cpuUsedPct", &metric.cpuUsedPct, problem)
+        || !readInt64(json, "memUsed", &metric.memUsed, problem)
+        || !readInt64(json, "memTotal", &metric.memTotal, problem))
+        return std::nullopt;
+    metric.memCache = qint64(json.value(QLatin1String("memCache")).toDouble());
+    metric.diskUsed = qint64(json.value(QLatin1String("diskUsed")).toDouble());
+    metric.diskTotal = qint64(json.value(QLatin1String("diskTotal")).toDouble());
+    return metric;
+}
+
+std::optional<SandboxTemplate> SandboxTemplate::fromJson(const QJsonObject &json, QString *problem)
+{
+    SandboxTemplate t;
+    if (!readString(json, "templateID", &t.templateId, problem)
+        || !readString(json, "buildID", &t.buildId, problem, false)
+        || !readString(json, "buildStatus", &t.buildStatus, problem, false))
+        return std::nullopt;
+    if (t.templateId.isEmpty()) {
+        if (problem)
+            *problem = QStringLiteral("field 'templateID' is empty");
+        return std::nullopt;
+    }
+    t.aliases = readStringList(json, "aliases");
+    t.names = readStringList(json, "names");
+    t.cpuCount = json.value(QLatin1String("cpuCount")).toInt();
+    t.memoryMB = json.value(QLatin1String("memoryMB")).toInt();
+    t.diskSizeMB = json.value(QLatin1String("diskSizeMB")).toInt();
+    t.isPublic = json.value(QLatin1String("public")).toBool();
+    return t;
 }
 
 } // namespace sd

@@ -5,6 +5,7 @@
 #include <QMap>
 #include <QMetaType>
 #include <QString>
+#include <QStringList>
 
 #include <optional>
 
@@ -65,9 +66,13 @@ struct NewSandbox
 struct SandboxLogEntry
 {
     QDateTime timestamp;
-    QString level;
+    QString level; ///< debug, info, warn, error
     QString message;
     QMap<QString, QString> fields;
+
+    /// Parses a `SandboxLogEntry` (timestamp and message required).
+    static std::optional<SandboxLogEntry> fromJson(const QJsonObject &json, QString *problem);
+    bool operator==(const SandboxLogEntry &other) const = default;
 };
 
 /// One metrics sample (`SandboxMetric`).
@@ -78,19 +83,37 @@ struct SandboxMetric
     double cpuUsedPct = 0;
     qint64 memUsed = 0;
     qint64 memTotal = 0;
+    qint64 memCache = 0;
     qint64 diskUsed = 0;
     qint64 diskTotal = 0;
+
+    /// Parses a `SandboxMetric` (a timestamp, cpuCount, cpuUsedPct, memUsed and
+    /// memTotal required; the rest default to 0).
+    static std::optional<SandboxMetric> fromJson(const QJsonObject &json, QString *problem);
+    bool operator==(const SandboxMetric &other) const = default;
 };
 
 /// A template the server offers.
 struct SandboxTemplate
 {
     QString templateId;
+    QString buildId;
     QStringList aliases;
+    QStringList names;
     int cpuCount = 0;
     int memoryMB = 0;
+    int diskSizeMB = 0;
+    bool isPublic = false;
+    QString buildStatus;
+
+    /// Parses a `Template` (only templateID is required: older servers send less).
+    static std::optional<SandboxTemplate> fromJson(const QJsonObject &json, QString *problem);
+    bool operator==(const SandboxTemplate &other) const = default;
 };
 
 } // namespace sd
 
 Q_DECLARE_METATYPE(sd::Sandbox)
+Q_DECLARE_METATYPE(sd::SandboxLogEntry)
+Q_DECLARE_METATYPE(sd::SandboxMetric)
+Q_DECLARE_METATYPE(sd::SandboxTemplate)

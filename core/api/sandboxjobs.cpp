@@ -5,28 +5,28 @@
 
 namespace sd {
 
-namespace {
-QString sandboxPath(const QString &id, const QString &suffix = {})
+bool readCreatedSandbox(const QByteArray &body, Sandbox *out, QString *problem)
 {
-    return QStringLiteral("/sandboxes/") + QString::fromLatin1(QUrl::toPercentEncoding(id)) + suffix;
+    const auto json = parseJsonObject(body, problem);
+    if (!json)
+        return false;
+    const auto sandbox = Sandbox::fromCreated(*json, problem);
+    if (!sandbox)
+        return false;
+    *out = *sandbox;
+    return true;
 }
 
-QJsonObject parseObject(const QByteArray &body, QString *problem)
+QString encodeMetadataQuery(const Metadata &metadata)
 {
-    QJsonParseError parseError;
-    const QJsonDocument doc = QJsonDocument::fromJson(body, &parseError);
-    if (parseError.error != QJsonParseError::NoError) {
-        *problem = body.isEmpty() ? QStringLiteral("empty body")
-                                  : QStringLiteral("not JSON (%1)").arg(parseError.errorString());
-        return {};
-    }
-    if (!doc.isObject()) {
-        *problem = QStringLiteral("expected a JSON object");
-        return {};
-    }
-    return doc.object();
+    // Like URLSearchParams in the official SDK: each key and value encoded on its
+    // own, so '&' or '=' inside a value cannot split it.
+    QStringList pairs;
+    for (auto it = metadata.begin(); it != metadata.end(); ++it)
+        pairs << QString::fromLatin1(QUrl::toPercentEncoding(it.key()) + '='
+                                     + QUrl::toPercentEncoding(it.value()));
+    return pairs.join(QLatin1Char('&'));
 }
-} // namespace
 
 CreateSandboxJob::CreateSandboxJob(QNetworkAccessManager *network, const ConnectionSettings &settings,
                                    NewSandbox request, QObject *parent)
@@ -52,15 +52,8 @@ bool CreateSandboxJob::retryAfterError(const Error &error)
 void CreateSandboxJob::parseReply(int, const QByteArray &body, QNetworkReply *)
 {
     QString problem;
-    const QJsonObject json = parseObject(body, &problem);
-    std::optional<Sandbox> sandbox;
-    if (problem.isEmpty())
-        sandbox = Sandbox::fromCreated(json, &problem);
-    if (!sandbox) {
+    if (!readCreatedSandbox(body, &m_sandbox, &problem))
         setError(Error::badResponse(tr("the created sandbox could not be read: %1").arg(problem)));
-        return;
-    }
-    m_sandbox = *sandbox;
 }
 
 ListSandboxesJob::ListSandboxesJob(QNetworkAccessManager *network, const ConnectionSettings &settings,
@@ -73,21 +66,31 @@ ListSandboxesJob::ListSandboxesJob(QNetworkAccessManager *network, const Connect
 ApiJob::Request ListSandboxesJob::buildRequest() const
 {
     Request request{"GET", QStringLiteral("/v2/sandboxes"), {}, std::nullopt};
-    if (!m_filter.metadata.isEmpty()) {
-        QUrlQuery metadata;
-        for (auto it = m_filter.metadata.begin(); it != m_filter.metadata.end(); ++it)
-            metadata.addQueryItem(it.key(), it.value());
-        // The API expects the k=v&k2=v2 pairs URL-encoded as one parameter value.
+    // QUrlQuery keeps percent-escapes as given, so pre-encoded values go out as they
+    // are: the metadata pairs end up URL-encoded as one parameter value.
+    if (!m_filter.metadata.isEmpty())
         request.query.addQueryItem(QStringLiteral("metadata"),
                                    QString::fromLatin1(QUrl::toPercentEncoding(
-                                       metadata.query(QUrl::FullyDecoded))));
-    }
+                                       encodeMetadataQuery(m_filter.metadata))));
     QStringList states;
     for (SandboxState state : m_filter.states)
         states << toString(state);
     if (states.isEmpty())
         states = {QStringLiteral("running"), QStringLiteral("paused")};
     request.query.addQueryItem(QStringLiteral("state"), states.join(QLatin1Char(',')));
+    if (!m_filter.templateId.isEmpty())
+        request.query.addQueryItem(QStringLiteral("template"),
+                                   QString::fromLatin1(QUrl::toPercentEncoding(m_filter.templateId)));
+    if (m_filter.startedAfter.isValid())
+        request.query.addQueryItem(
+            QStringLiteral("startedAfter"),
+            QString::fromLatin1(QUrl::toPercentEncoding(
+                m_filter.startedAfter.toUTC().toString(Qt::ISODateWithMs))));
+    if (m_filter.order != SandboxFilter::Order::ServerDefault)
+        request.query.addQueryItem(QStringLiteral("order"),
+                                   m_filter.order == SandboxFilter::Order::OldestFirst
+                                       ? QStringLiteral("asc")
+                                       : QStringLiteral("desc"));
     request.query.addQueryItem(QStringLiteral("limit"), QString::number(m_filter.pageSize));
     if (!m_nextToken.isEmpty())
         request.query.addQueryItem(QStringLiteral("nextToken"),
@@ -97,17 +100,15 @@ ApiJob::Request ListSandboxesJob::buildRequest() const
 
 void ListSandboxesJob::parseReply(int, const QByteArray &body, QNetworkReply *reply)
 {
-    QJsonParseError parseError;
-    const QJsonDocument doc = QJsonDocument::fromJson(body, &parseError);
-    if (!doc.isArray()) {
-        setError(Error::badResponse(tr("the sandbox list is not a JSON array")));
+    QString problem;
+    const auto array = parseJsonArray(body, &problem);
+    if (!array) {
+        setError(Error::badResponse(tr("the sandbox list could not be read: %1").arg(problem)));
         return;
     }
     QList<Sandbox> page;
-    const QJsonArray array = doc.array();
-    page.reserve(array.size());
-    for (const QJsonValue &value : array) {
-        QString problem;
+    page.reserve(array->size());
+    for (const QJsonValue &value : *array) {
         const auto sandbox = Sandbox::fromListed(value.toObject(), &problem);
         if (!sandbox) {
             setError(Error::badResponse(tr("a listed sandbox could not be read: %1").arg(problem)));
@@ -117,16 +118,20 @@ void ListSandboxesJob::parseReply(int, const QByteArray &body, QNetworkReply *re
     }
     ++m_pages;
     m_sandboxes += page;
+    bool totalOk = false;
+    const int total = reply->rawHeader("X-Total-Running").toInt(&totalOk);
+    if (totalOk)
+        m_totalRunning = total;
+    m_nextToken = QString::fromUtf8(reply->rawHeader("X-Next-Token"));
     Q_EMIT pageReceived(page);
 
-    m_nextToken = QString::fromUtf8(reply->rawHeader("X-Next-Token"));
-    if (!m_nextToken.isEmpty() && !isCancelRequested()) {
-        if (m_pages >= m_filter.maxPages) {
-            setError(Error::badResponse(tr("the server kept paging after %1 pages").arg(m_pages)));
-            return;
-        }
-        send(buildRequest());
+    if (m_nextToken.isEmpty() || isCancelRequested() || !m_filter.followPages)
+        return;
+    if (m_pages >= m_filter.maxPages) {
+        setError(Error::badResponse(tr("the server kept paging after %1 pages").arg(m_pages)));
+        return;
     }
+    send(buildRequest());
 }
 
 GetSandboxJob::GetSandboxJob(QNetworkAccessManager *network, const ConnectionSettings &settings,
@@ -144,10 +149,9 @@ ApiJob::Request GetSandboxJob::buildRequest() const
 void GetSandboxJob::parseReply(int, const QByteArray &body, QNetworkReply *)
 {
     QString problem;
-    const QJsonObject json = parseObject(body, &problem);
     std::optional<Sandbox> sandbox;
-    if (problem.isEmpty())
-        sandbox = Sandbox::fromListed(json, &problem);
+    if (const auto json = parseJsonObject(body, &problem))
+        sandbox = Sandbox::fromListed(*json, &problem);
     if (!sandbox) {
         setError(Error::badResponse(tr("the sandbox details could not be read: %1").arg(problem)));
         return;

@@ -7,6 +7,10 @@
 
 namespace sd {
 
+/// Reads a `Sandbox` answer (create, resume, connect) into `out`, or says in
+/// `problem` why it could not.
+bool readCreatedSandbox(const QByteArray &body, Sandbox *out, QString *problem);
+
 /// POST /v2/sandboxes, falling back to POST /sandboxes when the server answers 404
 /// (older deployments). A 404 there too is reported as it came (unknown template).
 class CreateSandboxJob : public ApiJob
@@ -36,11 +40,21 @@ private:
 /// What GET /v2/sandboxes should return.
 struct SandboxFilter
 {
-    Metadata metadata;                 ///< all must match
-    QList<SandboxState> states;        ///< empty: running and paused
-    int pageSize = 100;                ///< 1..100
-    int maxPages = 1000;               ///< guards against a server that never stops paging
+    enum class Order { ServerDefault, NewestFirst, OldestFirst };
+
+    Metadata metadata;          ///< all must match
+    QList<SandboxState> states; ///< empty: running and paused
+    QString templateId;         ///< template ID or alias; empty: any
+    QDateTime startedAfter;     ///< invalid: no lower bound
+    Order order = Order::ServerDefault;
+    int pageSize = 100;         ///< 1..100
+    bool followPages = true;    ///< false: only the first page (e.g. a key check)
+    int maxPages = 1000;        ///< guards against a server that never stops paging
 };
+
+/// The metadata filter as the API wants it before the outer URL encoding:
+/// `k=v&k2=v2` with each key and value percent-encoded.
+QString encodeMetadataQuery(const Metadata &metadata);
 
 /// GET /v2/sandboxes, following X-Next-Token until the last page. Each page is
 /// announced by pageReceived() as it arrives; sandboxes() holds them all at the end.
@@ -54,8 +68,13 @@ public:
 
     const QList<Sandbox> &sandboxes() const { return m_sandboxes; }
     int pages() const { return m_pages; }
+    /// The server's X-Total-Running of the last page, -1 if it sent none.
+    int totalRunning() const { return m_totalRunning; }
+    /// The token of the page after the last one received (empty: that was the last).
+    QString nextToken() const { return m_nextToken; }
 
 Q_SIGNALS:
+    /// Emitted for each page as it arrives, before the next one is asked for.
     void pageReceived(const QList<sd::Sandbox> &page);
 
 protected:
@@ -67,6 +86,7 @@ private:
     QString m_nextToken;
     QList<Sandbox> m_sandboxes;
     int m_pages = 0;
+    int m_totalRunning = -1;
 };
 
 /// GET /sandboxes/{id}: the SandboxDetail.
@@ -78,6 +98,7 @@ public:
     GetSandboxJob(QNetworkAccessManager *network, const ConnectionSettings &settings,
                   QString sandboxId, QObject *parent = nullptr);
 
+    QString sandboxId() const { return m_sandboxId; }
     const Sandbox &sandbox() const { return m_sandbox; }
 
 protected:
@@ -120,6 +141,9 @@ class SetTimeoutJob : public ApiJob
 public:
     SetTimeoutJob(QNetworkAccessManager *network, const ConnectionSettings &settings,
                   QString sandboxId, int seconds, QObject *parent = nullptr);
+
+    QString sandboxId() const { return m_sandboxId; }
+    int seconds() const { return m_seconds; }
 
 protected:
     Request buildRequest() const override;

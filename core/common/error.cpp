@@ -83,14 +83,33 @@ QString Error::message() const
     case Kind::Transport:
         text = tr("Could not reach the server: %1").arg(m_detail);
         break;
-    case Kind::Http:
+    case Kind::Http: {
+        const QString status = QString::number(m_httpStatus);
         if (m_httpStatus == 401 || m_httpStatus == 403)
-            text = tr("The server refused the API key (HTTP %1)").arg(m_httpStatus);
+            text = tr("The server refused the API key (HTTP %1)").arg(status);
+        else if (m_httpStatus >= 300 && m_httpStatus < 400)
+            text = tr("The server tried to redirect the request (HTTP %1)").arg(status);
+        else if (m_httpStatus == 400 || m_httpStatus == 422)
+            text = tr("The server rejected the request (HTTP %1)").arg(status);
+        else if (m_httpStatus == 404)
+            text = tr("The server did not find it (HTTP %1)").arg(status);
+        else if (m_httpStatus == 409)
+            text = tr("The request conflicts with the sandbox's current state (HTTP %1)").arg(status);
+        else if (m_httpStatus == 429)
+            text = tr("The server is limiting requests; try again shortly (HTTP %1)").arg(status);
+        else if (m_httpStatus >= 500)
+            text = tr("The server failed to handle the request (HTTP %1)").arg(status);
         else
-            text = tr("The server answered HTTP %1").arg(m_httpStatus);
+            text = tr("The server answered HTTP %1").arg(status);
         if (!m_serverMessage.isEmpty())
             text += QStringLiteral(": ") + m_serverMessage;
+        if (m_httpStatus == 401 || m_httpStatus == 403) {
+            if (!text.endsWith(QLatin1Char('.')))
+                text += QLatin1Char('.');
+            text += QLatin1Char(' ') + tr("Check the key in the profile settings.");
+        }
         break;
+    }
     case Kind::Timeout:
         text = m_detail.isEmpty() ? tr("The server did not answer in time")
                                   : tr("The server did not answer in time (%1)").arg(m_detail);

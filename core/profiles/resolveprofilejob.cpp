@@ -1,0 +1,100 @@
+#include "resolveprofilejob.h"
+
+#include "profiles/profilestore.h"
+
+#include <QFile>
+
+namespace sd {
+
+ResolveProfileJob::ResolveProfileJob(KeyStore *keys, Profile profile, QObject *parent)
+    : Job(parent)
+    , m_keys(keys)
+    , m_profile(std::move(profile))
+    , m_localKeyFile(ProfileStore::localKeyFilePath())
+{
+}
+
+void ResolveProfileJob::doStart()
+{
+    if (const QString problem = m_profile.validate(); !problem.isEmpty()) {
+        emitError(Error::rejected(problem));
+        return;
+    }
+    if (m_profile.isLocal()) {
+        resolveLocal();
+        return;
+    }
+    if (const QString key = m_env.value(QStringLiteral("E2B_API_KEY")).trimmed(); !key.isEmpty()) {
+        finishWith(key, KeySource::Environment);
+        return;
+    }
+    if (!m_keys) {
+        emitError(Error::rejected(tr("The key store is gone.")));
+        return;
+    }
+    m_read = new ReadKeyJob(m_keys, m_profile.id, this);
+    m_read->setAutoDelete(false);
+    connect(m_read, &Job::finished, this, [this] {
+        ReadKeyJob *read = m_read;
+        m_read = nullptr;
+        read->deleteLater();
+        m_notice = read->notice();
+        if (read->hasError()) {
+            emitError(read->error());
+            return;
+        }
+        if (!read->found()) {
+            const QString what = read->usedSessionOnly()
+                ? read->notice() + QLatin1Char(' ')
+                    + tr("Enter the API key of \"%1\" in the profile settings for this session, "
+                         "or set E2B_API_KEY.")
+                          .arg(m_profile.name)
+                : tr("No API key is stored for \"%1\". Enter it in the profile settings.")
+                      .arg(m_profile.name);
+            emitError(Error::rejected(what));
+            return;
+        }
+        finishWith(read->key(), read->source());
+    });
+    m_read->start();
+}
+
+void ResolveProfileJob::resolveLocal()
+{
+    QFile file(m_localKeyFile);
+    if (!file.open(QIODevice::ReadOnly)) {
+        emitError(Error::rejected(
+            tr("The local backend's key file %1 could not be read (%2). Start sandbox-desk-local "
+               "once: it creates the file.")
+                .arg(m_localKeyFile, file.errorString())));
+        return;
+    }
+    // A key is a short line; anything longer is not a key file.
+    const QString key = QString::fromUtf8(file.read(4096)).trimmed();
+    if (key.isEmpty() || key.contains(QLatin1Char('\n'))) {
+        emitError(Error::rejected(
+            tr("The local backend's key file %1 does not hold a key.").arg(m_localKeyFile)));
+        return;
+    }
+    finishWith(key, KeySource::LocalKeyFile);
+}
+
+void ResolveProfileJob::finishWith(const QString &key, KeySource source)
+{
+    m_settings = resolveConnectionSettings(m_profile, key, m_env);
+    m_source = source;
+    emitResult();
+}
+
+void ResolveProfileJob::doCancel()
+{
+    if (m_read) {
+        m_read->disconnect(this);
+        m_read->cancel();
+        m_read->deleteLater();
+        m_read = nullptr;
+    }
+    emitError(Error::cancelled());
+}
+
+} // namespace sd
