@@ -14,6 +14,13 @@
 
 namespace sd {
 
+QString sandboxMcpUrl(const ConnectionSettings &connection, const Sandbox &sandbox)
+{
+    if (sandbox.domain.isEmpty() && connection.domain.isEmpty())
+        return {};
+    return connection.mcpUrl(sandbox.sandboxId, sandbox.domain).toString();
+}
+
 DetailPane::DetailPane(QWidget *parent)
     : QWidget(parent)
     , m_stack(new QStackedWidget(this))
@@ -62,6 +69,7 @@ DetailPane::DetailPane(QWidget *parent)
     mcpLabel->setWordWrap(true);
     mcpLabel->setAccessibleName(tr("MCP URL"));
     auto *copyMcp = new QPushButton(tr("Copy"));
+    m_copyMcp = copyMcp;
     copyMcp->setAccessibleName(tr("Copy MCP URL"));
     connect(copyMcp, &QPushButton::clicked, this,
             [this] { Q_EMIT copyRequested(m_mcpUrl, tr("MCP URL")); });
@@ -143,7 +151,8 @@ void DetailPane::showSandbox(const Sandbox *sandbox, const std::optional<OrphanF
     if (orphan)
         state = tr("%1, orphan").arg(state);
     set("state", state);
-    set("template", sandbox->alias.isEmpty() ? sandbox->templateId
+    set("template", sandbox->alias.isEmpty() || sandbox->alias == sandbox->templateId
+                        ? sandbox->templateId
                                              : tr("%1 (%2)").arg(sandbox->alias, sandbox->templateId));
     set("started", locale.toString(sandbox->startedAt.toLocalTime(), QLocale::LongFormat));
     set("ends", sandbox->state == SandboxState::Paused
@@ -165,8 +174,9 @@ void DetailPane::showSandbox(const Sandbox *sandbox, const std::optional<OrphanF
     set("orphan", orphan ? (orphan->evidence.isEmpty() ? orphan->reason
                                                        : orphan->reason + QLatin1Char('\n') + orphan->evidence)
                          : tr("no"));
-    m_mcpUrl = connection.mcpUrl(sandbox->sandboxId, sandbox->domain).toString();
-    set("mcp", m_mcpUrl);
+    m_mcpUrl = sandboxMcpUrl(connection, *sandbox);
+    set("mcp", m_mcpUrl.isEmpty() ? tr("none (no public domain for this sandbox)") : m_mcpUrl);
+    m_copyMcp->setEnabled(!m_mcpUrl.isEmpty());
 
     if (!sameSandbox || m_metadata->rowCount() != sandbox->metadata.size()
         || [&] {

@@ -8,11 +8,16 @@
 
 class QFormLayout;
 class QLabel;
+class QPushButton;
 class QStackedWidget;
 class QTableWidget;
 class QTabWidget;
 
 namespace sd {
+
+/// The public MCP URL of `sandbox` (https://50005-<id>.<domain>/mcp); empty when
+/// neither the sandbox nor the profile has a domain (local sandboxes).
+QString sandboxMcpUrl(const ConnectionSettings &connection, const Sandbox &sandbox);
 
 /// Everything about the selected sandbox: its fields, metadata, envd version and MCP
 /// URL. Shows a placeholder when nothing (or several rows) is selected.
@@ -45,6 +50,7 @@ private:
     QHash<QString, QLabel *> m_fields;
     QTableWidget *m_metadata;
     QLabel *m_title;
+    QPushButton *m_copyMcp = nullptr;
     QString m_sandboxId;
     QString m_mcpUrl;
 };

@@ -48,7 +48,8 @@ void LocalBackendStarter::doStart()
     const QUrl url(QStringLiteral("http://127.0.0.1:%1").arg(m_port));
     m_settings.apiUrl = url;
     m_settings.sandboxUrl = url;
-    m_settings.domain = QStringLiteral("127.0.0.1:%1").arg(m_port);
+    // No domain: local sandboxes are reached through the server itself.
+    m_settings.domain.clear();
     probe();
 }
 

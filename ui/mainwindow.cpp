@@ -1,5 +1,6 @@
 #include "mainwindow.h"
 
+#include "api/lifecyclejobs.h"
 #include "api/sandboxjobs.h"
 #include "detailpane.h"
 #include "icons.h"
@@ -39,6 +40,7 @@ namespace {
 constexpr int kIntervals[] = {0, 5, 15, 30, 60};
 constexpr int kDefaultInterval = 5;
 constexpr int kMaxIdsListed = 15;
+constexpr int kResumeTimeoutSeconds = 300;
 
 QString idList(const QStringList &ids)
 {
@@ -120,9 +122,7 @@ void MainWindow::createActions()
     m_findAction = make("filter", tr("&Find"), QKeySequence::Find, tr("Filter the list"));
     m_retryAction = new QAction(tr("Retry"), this);
 
-    // Pause and resume arrive with their jobs; until then they say so.
-    m_pauseAction->setVisible(false);
-    m_resumeAction->setVisible(false);
+    // The dialog arrives later; until then the action is shown but off.
     m_newAction->setEnabled(false);
 
     connect(m_refreshAction, &QAction::triggered, this, &MainWindow::refresh);
@@ -139,15 +139,34 @@ void MainWindow::createActions()
         confirmKill(m_model->orphanIds(), tr("Kill all orphans"));
     });
     connect(m_extendAction, &QAction::triggered, this, &MainWindow::extendSelected);
+    connect(m_pauseAction, &QAction::triggered, this, [this] {
+        const QStringList ids = selectedIds();
+        runOnSandboxes(ids, tr("Pausing %n sandbox(es)…", nullptr, int(ids.size())), [this](const QString &id) {
+            return new PauseSandboxJob(m_network, m_connection, id, this);
+        });
+        m_actionDoneText = tr("Paused %n sandbox(es).", nullptr, int(ids.size()));
+    });
+    connect(m_resumeAction, &QAction::triggered, this, [this] {
+        const QStringList ids = selectedIds();
+        runOnSandboxes(ids, tr("Resuming %n sandbox(es)…", nullptr, int(ids.size())), [this](const QString &id) {
+            // Connect resumes and never shortens the time left.
+            return new ConnectSandboxJob(m_network, m_connection, id, kResumeTimeoutSeconds, this);
+        });
+        m_actionDoneText = tr("Resumed %n sandbox(es).", nullptr, int(ids.size()));
+    });
     connect(m_copyIdAction, &QAction::triggered, this, [this] {
         copyToClipboard(selectedIds().join(QLatin1Char('\n')), tr("ID"));
     });
     connect(m_copyMcpAction, &QAction::triggered, this, [this] {
         QStringList urls;
         for (const QString &id : selectedIds()) {
-            if (const Sandbox *s = m_model->sandbox(id))
-                urls.append(m_connection.mcpUrl(id, s->domain).toString());
+            if (const Sandbox *s = m_model->sandbox(id)) {
+                if (const QString url = sandboxMcpUrl(m_connection, *s); !url.isEmpty())
+                    urls.append(url);
+            }
         }
+        if (urls.isEmpty())
+            statusBar()->showMessage(tr("These sandboxes have no public MCP URL."), 5000);
         copyToClipboard(urls.join(QLatin1Char('\n')), tr("MCP URL"));
     });
 }
@@ -286,10 +305,8 @@ void MainWindow::createCentralWidget()
         menu->addAction(m_copyMcpAction);
         menu->addSeparator();
         menu->addAction(m_extendAction);
-        if (m_pauseAction->isVisible()) {
-            menu->addAction(m_pauseAction);
-            menu->addAction(m_resumeAction);
-        }
+        menu->addAction(m_pauseAction);
+        menu->addAction(m_resumeAction);
         menu->addSeparator();
         menu->addAction(m_killAction);
         menu->popup(m_table->viewport()->mapToGlobal(pos));
@@ -558,8 +575,18 @@ void MainWindow::updateActions()
     const bool busy = !m_actionJobs.isEmpty();
     m_killAction->setEnabled(m_connected && selected > 0 && !busy);
     m_extendAction->setEnabled(m_connected && selected > 0 && !busy);
-    m_pauseAction->setEnabled(m_connected && selected > 0 && !busy);
-    m_resumeAction->setEnabled(m_connected && selected > 0 && !busy);
+    bool anyRunning = false;
+    bool anyPaused = false;
+    if (selected > 0) {
+        for (const QString &id : selectedIds()) {
+            if (const Sandbox *s = m_model->sandbox(id)) {
+                anyRunning |= s->state == SandboxState::Running;
+                anyPaused |= s->state == SandboxState::Paused;
+            }
+        }
+    }
+    m_pauseAction->setEnabled(m_connected && anyRunning && !busy);
+    m_resumeAction->setEnabled(m_connected && anyPaused && !busy);
     m_copyIdAction->setEnabled(selected > 0);
     m_copyMcpAction->setEnabled(selected > 0);
     m_killOrphansAction->setEnabled(m_connected && !busy && m_model->count(SandboxTableModel::DisplayState::Orphan) > 0);

@@ -216,7 +216,9 @@ QVariant SandboxTableModel::data(const QModelIndex &index, int role) const
         if (role == Qt::DisplayRole || role == SortRole)
             return s.alias.isEmpty() ? s.templateId : s.alias;
         if (role == Qt::ToolTipRole)
-            return s.alias.isEmpty() ? s.templateId : tr("%1 (template %2)").arg(s.alias, s.templateId);
+            return s.alias.isEmpty() || s.alias == s.templateId
+                       ? s.templateId
+                       : tr("%1 (template %2)").arg(s.alias, s.templateId);
         break;
     case StateColumn:
         if (role == Qt::DisplayRole || role == Qt::AccessibleTextRole)
