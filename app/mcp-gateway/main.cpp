@@ -1,4 +1,213 @@
-int main()
+// mcp-gateway: the local stand-in for E2B's MCP gateway.
+//
+//   mcp-gateway --config JSON   check the config, store it and the access token,
+//                               leave `mcp-gateway serve` running, print one line
+//   mcp-gateway serve           the long-running part; idles until SIGTERM/SIGKILL
+//
+// Exit codes: 0 started; 1 the config names a known server wrongly (or the gateway
+// could not store its files or start); 2 bad usage or the config is not a JSON object.
+// Option values and the token are never printed.
+
+#include "mcp/mcpcommand.h"
+#include "mcp/mcpconfigcheck.h"
+
+#include <QByteArray>
+#include <QDir>
+#include <QFile>
+#include <QUuid>
+
+#include <cerrno>
+#include <csignal>
+#include <cstdio>
+#include <cstdlib>
+#include <cstring>
+#include <fcntl.h>
+#include <sys/stat.h>
+#include <unistd.h>
+
+namespace {
+
+constexpr int ExitOk = 0;
+constexpr int ExitFailed = 1;
+constexpr int ExitUsage = 2;
+
+void printErr(const QString &line)
 {
-    return 0;
+    std::fprintf(stderr, "mcp-gateway: %s\n", line.toUtf8().constData());
+}
+
+void printHelp()
+{
+    std::printf("Usage: mcp-gateway --config JSON\n"
+                "       mcp-gateway serve\n"
+                "\n"
+                "Checks an MCP configuration (a JSON object of server names and their\n"
+                "options) against the catalog, stores it with the access token from\n"
+                "GATEWAY_ACCESS_TOKEN in $MCP_GATEWAY_DIR (default /etc/mcp-gateway),\n"
+                "and leaves the gateway running as `mcp-gateway serve`.\n"
+                "\n"
+                "Exit status: 0 started, 1 invalid server options or start failure,\n"
+                "2 bad usage or JSON that is not an object.\n");
+}
+
+// Writes \a data to \a path with mode 0600, also when the file already existed.
+bool writePrivateFile(const QString &path, const QByteArray &data, QString *error)
+{
+    const QByteArray native = QFile::encodeName(path);
+    const int fd = ::open(native.constData(), O_WRONLY | O_CREAT | O_TRUNC | O_CLOEXEC, 0600);
+    if (fd < 0) {
+        *error = QString::fromLocal8Bit(std::strerror(errno));
+        return false;
+    }
+    bool ok = ::fchmod(fd, 0600) == 0;
+    for (qsizetype done = 0; ok && done < data.size();) {
+        const ssize_t n = ::write(fd, data.constData() + done, size_t(data.size() - done));
+        if (n < 0 && errno == EINTR)
+            continue;
+        ok = n > 0;
+        done += n > 0 ? n : 0;
+    }
+    if (!ok)
+        *error = QString::fromLocal8Bit(std::strerror(errno));
+    ::close(fd);
+    return ok;
+}
+
+// Starts `<this binary> serve` and returns its pid, or -1. No setsid(): the child stays
+// in the caller's session and process group, so killing the sandbox reaches it. Its
+// stdio goes to /dev/null so the caller's output stream ends when this process exits.
+pid_t startServe(const char *argv0, QString *error)
+{
+    char self[4096];
+    const ssize_t len = ::readlink("/proc/self/exe", self, sizeof self - 1);
+    if (len <= 0) {
+        *error = QStringLiteral("cannot find its own program file: %1")
+                     .arg(QString::fromLocal8Bit(std::strerror(errno)));
+        return -1;
+    }
+    self[len] = '\0';
+
+    // A close-on-exec pipe tells the parent whether exec worked: EOF means it did.
+    int report[2];
+    if (::pipe2(report, O_CLOEXEC) != 0) {
+        *error = QString::fromLocal8Bit(std::strerror(errno));
+        return -1;
+    }
+    const pid_t pid = ::fork();
+    if (pid < 0) {
+        *error = QString::fromLocal8Bit(std::strerror(errno));
+        ::close(report[0]);
+        ::close(report[1]);
+        return -1;
+    }
+    if (pid == 0) {
+        ::close(report[0]);
+        const int devnull = ::open("/dev/null", O_RDWR);
+        if (devnull >= 0) {
+            ::dup2(devnull, STDIN_FILENO);
+            ::dup2(devnull, STDOUT_FILENO);
+            ::dup2(devnull, STDERR_FILENO);
+            if (devnull > STDERR_FILENO)
+                ::close(devnull);
+        }
+        char serve[] = "serve";
+        char *const args[] = {const_cast<char *>(argv0), serve, nullptr};
+        ::execv(self, args);
+        const int err = errno;
+        (void)!::write(report[1], &err, sizeof err);
+        ::_exit(127);
+    }
+    ::close(report[1]);
+    int childErrno = 0;
+    ssize_t n;
+    do {
+        n = ::read(report[0], &childErrno, sizeof childErrno);
+    } while (n < 0 && errno == EINTR);
+    ::close(report[0]);
+    if (n > 0) {
+        *error = QStringLiteral("cannot start the gateway process: %1")
+                     .arg(QString::fromLocal8Bit(std::strerror(childErrno)));
+        return -1;
+    }
+    return pid;
+}
+
+int serve()
+{
+    // An ignored SIGTERM survives exec; the sandbox must be able to stop us.
+    std::signal(SIGTERM, SIG_DFL);
+    std::signal(SIGINT, SIG_DFL);
+    for (;;)
+        ::pause();
+}
+
+int start(const QByteArray &configText, const char *argv0)
+{
+    const sd::McpConfigParse parsed = sd::McpConfigCheck::parse(configText);
+    if (!parsed.ok) {
+        printErr(parsed.message);
+        return ExitUsage;
+    }
+
+    const QList<sd::McpFinding> findings = sd::McpConfigCheck().check(parsed.config);
+    for (const sd::McpFinding &f : findings)
+        printErr((f.isError() ? QStringLiteral("error: ") : QStringLiteral("warning: ")) + f.message);
+    if (sd::McpConfigCheck::hasErrors(findings))
+        return ExitFailed;
+
+    const QByteArray dirEnv = qgetenv("MCP_GATEWAY_DIR");
+    const QString dirPath = dirEnv.isEmpty() ? QStringLiteral("/etc/mcp-gateway") : QFile::decodeName(dirEnv);
+    if (!QDir().mkpath(dirPath)) {
+        printErr(QStringLiteral("error: cannot create the directory %1.").arg(dirPath));
+        return ExitFailed;
+    }
+
+    QByteArray token = qgetenv("GATEWAY_ACCESS_TOKEN");
+    if (token.isEmpty())
+        token = QUuid::createUuid().toByteArray(QUuid::WithoutBraces);
+
+    const QDir dir(dirPath);
+    QString error;
+    const QString tokenPath = dir.filePath(QStringLiteral(".token"));
+    const QString configPath = dir.filePath(QStringLiteral("config.json"));
+    if (!writePrivateFile(tokenPath, token, &error)
+        || !writePrivateFile(configPath, sd::mcpConfigJson(parsed.config), &error)) {
+        printErr(QStringLiteral("error: cannot write to %1: %2.").arg(dirPath, error));
+        return ExitFailed;
+    }
+
+    const pid_t pid = startServe(argv0, &error);
+    if (pid < 0) {
+        printErr(QStringLiteral("error: %1.").arg(error));
+        return ExitFailed;
+    }
+    // Written by the parent, so it exists by the time "started" is printed.
+    const QString pidPath = dir.filePath(QStringLiteral("gateway.pid"));
+    if (!writePrivateFile(pidPath, QByteArray::number(qint64(pid)) + '\n', &error))
+        printErr(QStringLiteral("warning: cannot write %1: %2.").arg(pidPath, error));
+
+    std::printf("MCP gateway started with %d server(s)\n", int(parsed.config.size()));
+    return ExitOk;
+}
+
+} // namespace
+
+int main(int argc, char *argv[])
+{
+    // Raw argv bytes, not QCoreApplication::arguments(): the config must reach the JSON
+    // parser exactly as the shell passed it, whatever the locale.
+    const QByteArray first = argc > 1 ? QByteArray(argv[1]) : QByteArray();
+    if (argc == 2 && first == "serve")
+        return serve();
+    if (argc == 2 && (first == "--help" || first == "-h")) {
+        printHelp();
+        return ExitOk;
+    }
+    if (argc == 3 && first == "--config")
+        return start(QByteArray(argv[2]), argv[0]);
+    if (argc == 2 && first.startsWith("--config="))
+        return start(first.mid(int(qstrlen("--config="))), argv[0]);
+
+    printErr(QStringLiteral("expected --config JSON (see mcp-gateway --help)."));
+    return ExitUsage;
 }
