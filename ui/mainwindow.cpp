@@ -1,13 +1,20 @@
 #include "mainwindow.h"
 
+#include "api/infojobs.h"
 #include "api/lifecyclejobs.h"
+#include "creation/installation.h"
+#include "newsandboxdialog.h"
+#include "journal/creationjournal.h"
+#include "orphans/orphandetector.h"
 #include "api/sandboxjobs.h"
 #include "detailpane.h"
 #include "icons.h"
 #include "localbackendstarter.h"
 #include "messagebanner.h"
 #include "models/sandboxfilterproxymodel.h"
+#include "historyview.h"
 #include "sandboxtableview.h"
+#include "trayicon.h"
 
 #include <QAction>
 #include <QApplication>
@@ -15,6 +22,7 @@
 #include <QClipboard>
 #include <QCloseEvent>
 #include <QComboBox>
+#include <QDockWidget>
 #include <QFontDatabase>
 #include <QHBoxLayout>
 #include <QHeaderView>
@@ -51,6 +59,21 @@ QString idList(const QStringList &ids)
     return text;
 }
 
+QString orphanReasonText(OrphanReason reason)
+{
+    switch (reason) {
+    case OrphanReason::RollbackFailed:
+        return MainWindow::tr("The rollback of a failed creation could not kill it");
+    case OrphanReason::Interrupted:
+        return MainWindow::tr("Its creation was interrupted before it finished");
+    case OrphanReason::LostResponse:
+        return MainWindow::tr("Created by a request whose answer was lost");
+    case OrphanReason::GatewayDown:
+        return MainWindow::tr("Its MCP gateway is not running");
+    }
+    return {};
+}
+
 } // namespace
 
 MainWindow::MainWindow(DesktopOptions options, QWidget *parent)
@@ -73,13 +96,30 @@ MainWindow::MainWindow(DesktopOptions options, QWidget *parent)
     m_autoRefresh.setTimerType(Qt::CoarseTimer);
     connect(&m_autoRefresh, &QTimer::timeout, this, &MainWindow::refresh);
 
+    m_history = new CreationHistoryView(this);
+    m_historyDock = new QDockWidget(tr("Creations history"), this);
+    m_historyDock->setObjectName(QStringLiteral("historyDock"));
+    m_historyDock->setWidget(m_history);
+    m_historyDock->setAllowedAreas(Qt::BottomDockWidgetArea | Qt::RightDockWidgetArea);
+    addDockWidget(Qt::BottomDockWidgetArea, m_historyDock);
+    m_historyDock->hide();
+    QAction *historyAction = m_historyDock->toggleViewAction();
+    historyAction->setShortcut(QKeySequence(Qt::CTRL | Qt::Key_H));
+    historyAction->setIcon(themedIcon(QStringLiteral("history"), palette()));
+    historyAction->setToolTip(tr("Show every creation and how it ended (Ctrl+H)"));
+    m_toolBar->addSeparator();
+    m_toolBar->addAction(historyAction);
+
     restoreState();
     updateActions();
+    m_tray = new TrayIcon(this);
     connectProfile();
 }
 
 MainWindow::~MainWindow()
 {
+    if (m_scanJob)
+        m_scanJob->disconnect(this);
     // Jobs are children of this window; stop them before the models they feed go.
     for (Job *job : std::as_const(m_actionJobs))
         job->disconnect(this);
@@ -122,8 +162,7 @@ void MainWindow::createActions()
     m_findAction = make("filter", tr("&Find"), QKeySequence::Find, tr("Filter the list"));
     m_retryAction = new QAction(tr("Retry"), this);
 
-    // The dialog arrives later; until then the action is shown but off.
-    m_newAction->setEnabled(false);
+    connect(m_newAction, &QAction::triggered, this, &MainWindow::newSandbox);
 
     connect(m_refreshAction, &QAction::triggered, this, &MainWindow::refresh);
     connect(m_retryAction, &QAction::triggered, this, [this] {
@@ -135,9 +174,7 @@ void MainWindow::createActions()
     connect(m_killAction, &QAction::triggered, this, [this] {
         confirmKill(selectedIds(), tr("Kill sandboxes"));
     });
-    connect(m_killOrphansAction, &QAction::triggered, this, [this] {
-        confirmKill(m_model->orphanIds(), tr("Kill all orphans"));
-    });
+    connect(m_killOrphansAction, &QAction::triggered, this, &MainWindow::killAllOrphans);
     connect(m_extendAction, &QAction::triggered, this, &MainWindow::extendSelected);
     connect(m_pauseAction, &QAction::triggered, this, [this] {
         const QStringList ids = selectedIds();
@@ -174,6 +211,7 @@ void MainWindow::createActions()
 void MainWindow::createToolBar()
 {
     auto *toolBar = addToolBar(tr("Main"));
+    m_toolBar = toolBar;
     toolBar->setObjectName(QStringLiteral("mainToolBar"));
     toolBar->setMovable(false);
     toolBar->setToolButtonStyle(Qt::ToolButtonTextBesideIcon);
@@ -290,7 +328,7 @@ void MainWindow::createCentralWidget()
     table->setColumnWidth(SandboxTableModel::IdColumn, mono.horizontalAdvance(QString(22, QLatin1Char('m'))));
     table->setColumnWidth(SandboxTableModel::TemplateColumn, 120);
     table->setColumnWidth(SandboxTableModel::StateColumn, 100);
-    table->setColumnWidth(SandboxTableModel::StartedColumn, 140);
+    table->setColumnWidth(SandboxTableModel::StartedColumn, 110);
     table->setColumnWidth(SandboxTableModel::TimeLeftColumn, 80);
     table->setColumnWidth(SandboxTableModel::CpuColumn, 50);
     table->setColumnWidth(SandboxTableModel::MemoryColumn, 80);
@@ -382,6 +420,7 @@ void MainWindow::connectProfile()
     if (m_options.localConnection) {
         m_connection = *m_options.localConnection;
         m_connected = true;
+        openJournal();
         setConnectionState(ConnectionState::Connecting);
         refresh();
         return;
@@ -408,6 +447,7 @@ void MainWindow::connectProfile()
         }
         m_connection = job->settings();
         m_connected = true;
+        openJournal();
         if (job->startedBackend())
             statusBar()->showMessage(tr("Started the local backend on port %1 (pid %2).")
                                          .arg(m_options.localPort)
@@ -471,7 +511,7 @@ void MainWindow::onListFinished(Job *job)
         if (m_lastGoodRefresh.isValid())
             text += QLatin1Char(' ')
                     + tr("Showing the list from %1, which may be out of date.")
-                          .arg(QLocale().toString(m_lastGoodRefresh.time(), QLocale::ShortFormat));
+                          .arg(m_lastGoodRefresh.time().toString(QStringLiteral("HH:mm:ss")));
         showError(text);
         updateStatusCounts();
         Q_EMIT refreshed(false);
@@ -479,13 +519,130 @@ void MainWindow::onListFinished(Job *job)
     }
     const auto *list = static_cast<ListSandboxesJob *>(job);
     m_model->setSandboxes(list->sandboxes());
+    scanOrphans(list->sandboxes());
     m_model->setStale(false);
     m_lastGoodRefresh = QDateTime::currentDateTime();
+    if (!m_pendingSelection.isEmpty()) {
+        // A sandbox just created through the dialog: show it.
+        selectSandbox(m_pendingSelection);
+        m_pendingSelection.clear();
+    }
     m_banner->hide();
     setConnectionState(ConnectionState::Connected);
     updateStatusCounts();
     updateActions();
+    updateDetail();
     Q_EMIT refreshed(true);
+}
+
+void MainWindow::openJournal()
+{
+    const QString profileId = m_profileCombo->currentData().toString();
+    const QString directory = m_options.journalDirectory.isEmpty() ? CreationJournal::defaultDirectory()
+                                                                    : m_options.journalDirectory;
+    if (m_detector) {
+        m_detector->deleteLater();
+        m_detector = nullptr;
+    }
+    m_journal = std::make_unique<CreationJournal>(CreationJournal::filePathFor(directory, profileId));
+    if (!m_journal->open()) {
+        // Without a journal the list still works; orphans from our creations cannot be told.
+        showError(tr("The creation journal cannot be used: %1").arg(m_journal->errorString()));
+        m_journal.reset();
+    }
+    m_detector = new OrphanDetector(m_network, m_connection, m_journal.get(), this);
+    m_detector->setGatewayGrace(m_options.gatewayGrace);
+    m_history->setJournal(m_journal.get());
+}
+
+void MainWindow::scanOrphans(const QList<Sandbox> &sandboxes)
+{
+    if (!m_detector)
+        return;
+    if (m_scanJob)
+        m_scanJob->cancel();
+    if (m_journal)
+        m_journal->refresh(); // the command-line mode may have written to it
+    OrphanScanJob *scan = m_detector->scan(sandboxes, this);
+    m_scanJob = scan;
+    connect(scan, &Job::finished, this, [this, scan] {
+        if (scan->hasError())
+            return;
+        m_orphans = scan->orphans();
+        QHash<QString, OrphanFlag> flags;
+        QStringList fresh;
+        QSet<QString> now;
+        for (const Orphan &orphan : std::as_const(m_orphans)) {
+            flags.insert(orphan.sandboxId, {orphanReasonText(orphan.reason), orphan.evidence});
+            now.insert(orphan.sandboxId);
+            if (!m_knownOrphans.contains(orphan.sandboxId))
+                fresh.append(orphan.sandboxId);
+        }
+        m_knownOrphans = now;
+        setOrphanFlags(flags);
+        Q_EMIT orphansScanned(int(m_orphans.size()));
+        if (!fresh.isEmpty())
+            Q_EMIT newOrphansFound(fresh);
+    });
+    scan->start();
+}
+
+NewSandboxDialog *MainWindow::newSandbox()
+{
+    if (!m_connected || !m_journal)
+        return nullptr;
+    CreationContext context;
+    context.network = m_network;
+    context.connection = m_connection;
+    context.journal = m_journal.get();
+    context.installId = installationId();
+    auto *dialog = new NewSandboxDialog(context, this);
+    dialog->setAttribute(Qt::WA_DeleteOnClose);
+    connect(dialog, &NewSandboxDialog::creationFinished, this, [this, dialog](const QString &sandboxId, bool ready) {
+        m_pendingSelection = ready ? sandboxId : QString();
+        if (!ready && dialog->job() && (!dialog->isVisible() || isMinimized()))
+            m_tray->notifyCreationFailed(dialog->job()->errorMessage());
+        refresh();
+    });
+    // The profile's own templates join the list when they arrive.
+    auto *templates = new ListTemplatesJob(m_network, m_connection, dialog);
+    connect(templates, &Job::finished, dialog, [dialog, templates] {
+        QStringList ids;
+        for (const SandboxTemplate &t : templates->templates())
+            ids.append(t.aliases.isEmpty() ? t.templateId : t.aliases.first());
+        dialog->addTemplates(ids);
+    });
+    templates->start();
+    dialog->open();
+    return dialog;
+}
+
+void MainWindow::killAllOrphans()
+{
+    const QList<Orphan> orphans = m_orphans;
+    if (orphans.isEmpty())
+        return;
+    QStringList ids;
+    for (const Orphan &orphan : orphans)
+        ids.append(orphan.sandboxId);
+    auto *box = new QMessageBox(QMessageBox::Warning, tr("Kill all orphans"),
+                                tr("Kill %n orphan sandbox(es)?", nullptr, int(ids.size())),
+                                QMessageBox::Cancel, this);
+    box->setObjectName(QStringLiteral("killConfirmation"));
+    box->setInformativeText(idList(ids));
+    QPushButton *kill = box->addButton(tr("Kill"), QMessageBox::DestructiveRole);
+    kill->setObjectName(QStringLiteral("confirmKillButton"));
+    box->setDefaultButton(QMessageBox::Cancel);
+    box->setAttribute(Qt::WA_DeleteOnClose);
+    connect(box, &QMessageBox::finished, this, [this, box, kill, orphans, ids] {
+        if (box->clickedButton() != kill)
+            return;
+        // The journal records each kill, so the history shows the orphan was cleared.
+        auto *job = new KillOrphansJob(m_network, m_connection, m_journal.get(), orphans, {}, this);
+        startActionJobs({job}, tr("Killing %n orphan(s)…", nullptr, int(ids.size())));
+        m_actionDoneText = tr("Killed %n orphan(s).", nullptr, int(ids.size()));
+    });
+    box->open();
 }
 
 void MainWindow::showError(const QString &text)
@@ -573,6 +730,7 @@ void MainWindow::updateActions()
 {
     const int selected = m_table ? int(m_table->selectionModel()->selectedRows().size()) : 0;
     const bool busy = !m_actionJobs.isEmpty();
+    m_newAction->setEnabled(m_connected && m_journal);
     m_killAction->setEnabled(m_connected && selected > 0 && !busy);
     m_extendAction->setEnabled(m_connected && selected > 0 && !busy);
     bool anyRunning = false;
@@ -604,7 +762,7 @@ void MainWindow::updateStatusCounts()
     if (!m_lastGoodRefresh.isValid()) {
         m_lastRefreshLabel->setText(tr("Not refreshed yet"));
     } else {
-        const QString time = QLocale().toString(m_lastGoodRefresh.time(), QLocale::LongFormat);
+        const QString time = m_lastGoodRefresh.time().toString(QStringLiteral("HH:mm:ss"));
         m_lastRefreshLabel->setText(m_model->isStale() ? tr("Stale: last good refresh %1").arg(time)
                                                        : tr("Refreshed %1").arg(time));
     }
@@ -680,10 +838,17 @@ void MainWindow::extendSelected()
 void MainWindow::runOnSandboxes(const QStringList &ids, const QString &progressText,
                                 const std::function<Job *(const QString &)> &makeJob)
 {
+    QList<Job *> jobs;
+    for (const QString &id : ids)
+        jobs.append(makeJob(id));
+    startActionJobs(jobs, progressText);
+}
+
+void MainWindow::startActionJobs(const QList<Job *> &jobs, const QString &progressText)
+{
     m_actionErrors.clear();
-    m_actionTotal = int(ids.size());
-    for (const QString &id : ids) {
-        Job *job = makeJob(id);
+    m_actionTotal = int(jobs.size());
+    for (Job *job : jobs) {
         m_actionJobs.insert(job);
         connect(job, &Job::finished, this, &MainWindow::onActionJobFinished);
         job->start();
@@ -699,6 +864,11 @@ void MainWindow::onActionJobFinished(Job *job)
     m_actionJobs.remove(job);
     if (job->hasError())
         m_actionErrors.append(job->error().message());
+    if (auto *orphans = qobject_cast<KillOrphansJob *>(job)) {
+        m_actionTotal += int(orphans->killed().size() + orphans->failed().size()) - 1;
+        for (const KillOrphansJob::Failure &failure : orphans->failed())
+            m_actionErrors.append(tr("%1: %2").arg(failure.sandboxId, failure.error));
+    }
     if (!m_actionJobs.isEmpty())
         return;
     m_progressLabel->hide();
@@ -728,11 +898,13 @@ void MainWindow::copyToClipboard(const QString &text, const QString &what)
 void MainWindow::restoreState()
 {
     if (!m_options.rememberState) {
+        resize(1280, 760);
         updateAutoRefresh();
         return;
     }
     QSettings settings;
-    restoreGeometry(settings.value(QStringLiteral("window/geometry")).toByteArray());
+    if (!restoreGeometry(settings.value(QStringLiteral("window/geometry")).toByteArray()))
+        resize(1280, 760);
     QMainWindow::restoreState(settings.value(QStringLiteral("window/state")).toByteArray());
     m_splitter->restoreState(settings.value(QStringLiteral("window/splitter")).toByteArray());
     m_table->horizontalHeader()->restoreState(settings.value(QStringLiteral("table/header")).toByteArray());

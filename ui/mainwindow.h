@@ -3,6 +3,7 @@
 #include "api/connectionsettings.h"
 #include "common/job.h"
 #include "models/sandboxtablemodel.h"
+#include "orphans/orphandetector.h"
 
 #include <QDateTime>
 #include <QMainWindow>
@@ -10,11 +11,15 @@
 #include <QSet>
 #include <QTimer>
 
+#include <chrono>
+#include <memory>
 #include <optional>
 
 class QAction;
 class QCheckBox;
 class QComboBox;
+class QDockWidget;
+class QToolBar;
 class QLabel;
 class QLineEdit;
 class QNetworkAccessManager;
@@ -24,7 +29,12 @@ class QToolButton;
 
 namespace sd {
 
+class CreationJournal;
 class DetailPane;
+class NewSandboxDialog;
+class CreationHistoryView;
+class TrayIcon;
+class OrphanDetector;
 class MessageBanner;
 class SandboxFilterProxyModel;
 
@@ -41,6 +51,10 @@ struct DesktopOptions
     std::optional<ConnectionSettings> localConnection;
     /// Read and write window state in QSettings.
     bool rememberState = true;
+    /// Where the creation journals live (empty: CreationJournal::defaultDirectory()).
+    QString journalDirectory;
+    /// How long an MCP sandbox may run without its gateway before it is flagged.
+    std::chrono::seconds gatewayGrace{120};
 };
 
 /// The main window: the sandbox table of the chosen profile with its filter bar,
@@ -62,6 +76,7 @@ public:
     QTableView *table() const { return m_table; }
     MessageBanner *banner() const { return m_banner; }
     DetailPane *detailPane() const { return m_detail; }
+    CreationHistoryView *historyView() const { return m_history; }
     ConnectionState connectionState() const { return m_connectionState; }
     const ConnectionSettings &connection() const { return m_connection; }
     QDateTime lastGoodRefresh() const { return m_lastGoodRefresh; }
@@ -74,8 +89,11 @@ public:
     QStringList selectedIds() const;
     /// Selects the row of `sandboxId` (returns false if it is not shown).
     bool selectSandbox(const QString &sandboxId);
-    /// Orphan flags from the orphan detector.
+    /// Orphan flags (normally from the orphan detector after each refresh).
     void setOrphanFlags(const QHash<QString, OrphanFlag> &flags);
+    /// The journal of the current profile (null until connected).
+    CreationJournal *journal() const { return m_journal.get(); }
+    const QNetworkAccessManager *network() const { return m_network; }
 
     QAction *refreshAction() const { return m_refreshAction; }
     QAction *newSandboxAction() const { return m_newAction; }
@@ -89,11 +107,17 @@ public:
 
 public Q_SLOTS:
     void refresh();
+    /// Opens the New sandbox dialog (non-modal); null when not connected.
+    NewSandboxDialog *newSandbox();
     void setRefreshInterval(int seconds);
 
 Q_SIGNALS:
-    /// After each refresh, good or failed.
+    /// After each refresh, good or failed (orphan flags may follow: orphansScanned()).
     void refreshed(bool ok);
+    /// After the orphan detector has judged the latest list.
+    void orphansScanned(int count);
+    /// New orphans appeared since the last scan (for a notification).
+    void newOrphansFound(const QStringList &sandboxIds);
     /// When a batch of actions (kill, extend...) has finished.
     void actionsFinished();
     void connectionStateChanged(sd::MainWindow::ConnectionState state);
@@ -118,7 +142,11 @@ private:
     void confirmKill(const QStringList &ids, const QString &title);
     void runOnSandboxes(const QStringList &ids, const QString &progressText,
                         const std::function<Job *(const QString &id)> &makeJob);
+    void startActionJobs(const QList<Job *> &jobs, const QString &progressText);
     void onActionJobFinished(Job *job);
+    void openJournal();
+    void scanOrphans(const QList<Sandbox> &sandboxes);
+    void killAllOrphans();
     void extendSelected();
     void copyToClipboard(const QString &text, const QString &what);
     void restoreState();
@@ -165,6 +193,16 @@ private:
     QPointer<Job> m_refreshJob;
     QPointer<Job> m_connectJob;
     QDateTime m_lastGoodRefresh;
+    std::unique_ptr<CreationJournal> m_journal;
+    OrphanDetector *m_detector = nullptr;
+    QPointer<Job> m_scanJob;
+    QList<Orphan> m_orphans;
+    QSet<QString> m_knownOrphans;
+    QString m_pendingSelection;
+    TrayIcon *m_tray = nullptr;
+    QToolBar *m_toolBar = nullptr;
+    CreationHistoryView *m_history = nullptr;
+    QDockWidget *m_historyDock = nullptr;
     bool m_refreshPending = false;
 
     // The batch of actions in flight (kill, extend...), for progress and cancel.

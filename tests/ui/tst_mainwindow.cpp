@@ -71,6 +71,7 @@ private:
     ConnectionSettings m_settings;
     std::unique_ptr<MainWindow> m_window;
     QTemporaryDir m_configDir;
+    QTemporaryDir m_journalDir;
 };
 
 void TestMainWindow::initTestCase()
@@ -130,6 +131,7 @@ std::unique_ptr<MainWindow> TestMainWindow::makeWindow(bool rememberState)
     DesktopOptions options;
     options.localConnection = m_settings;
     options.rememberState = rememberState;
+    options.journalDirectory = m_journalDir.path();
     auto window = std::make_unique<MainWindow>(options);
     window->setRefreshInterval(0); // the tests refresh when they want to
     window->resize(1200, 700);
@@ -384,6 +386,7 @@ void TestMainWindow::remembersRefreshInterval()
     }
     DesktopOptions options;
     options.localConnection = m_settings;
+    options.journalDirectory = m_journalDir.path();
     MainWindow again(options);
     QCOMPARE(again.refreshInterval(), 30);
     // No secret reaches the settings file.

@@ -229,10 +229,15 @@ QVariant SandboxTableModel::data(const QModelIndex &index, int role) const
             return stateIcon(displayState(index.row()));
         break;
     case StartedColumn:
-        if (role == Qt::DisplayRole)
-            return QLocale().toString(s.startedAt.toLocalTime(), QLocale::ShortFormat);
+        if (role == Qt::DisplayRole) {
+            // Today's sandboxes show the time only: the common case stays narrow.
+            const QDateTime local = s.startedAt.toLocalTime();
+            if (local.date() == m_clock().toLocalTime().date())
+                return local.time().toString(QStringLiteral("HH:mm:ss"));
+            return QLocale().toString(local, QLocale::ShortFormat);
+        }
         if (role == Qt::ToolTipRole)
-            return s.startedAt.toLocalTime().toString(Qt::ISODate);
+            return QLocale().toString(s.startedAt.toLocalTime(), QLocale::LongFormat);
         if (role == SortRole)
             return s.startedAt;
         break;
