@@ -141,7 +141,6 @@ void DetailPane::showSandbox(const Sandbox *sandbox, const std::optional<OrphanF
     m_stack->setCurrentWidget(m_tabs);
     m_title->setText(sandbox->sandboxId);
 
-    const QLocale locale;
     const auto set = [this](const char *key, const QString &text) {
         QLabel *label = m_fields.value(QLatin1String(key));
         if (label->text() != text)
@@ -154,10 +153,10 @@ void DetailPane::showSandbox(const Sandbox *sandbox, const std::optional<OrphanF
     set("template", sandbox->alias.isEmpty() || sandbox->alias == sandbox->templateId
                         ? sandbox->templateId
                                              : tr("%1 (%2)").arg(sandbox->alias, sandbox->templateId));
-    set("started", locale.toString(sandbox->startedAt.toLocalTime(), QLocale::LongFormat));
-    set("ends", sandbox->state == SandboxState::Paused
-                    ? tr("never while paused")
-                    : locale.toString(sandbox->endAt.toLocalTime(), QLocale::LongFormat));
+    const QString timeFormat = QStringLiteral("yyyy-MM-dd HH:mm:ss");
+    set("started", sandbox->startedAt.toLocalTime().toString(timeFormat));
+    set("ends", sandbox->state == SandboxState::Paused ? tr("never while paused")
+                                                       : sandbox->endAt.toLocalTime().toString(timeFormat));
     set("timeLeft", sandbox->state == SandboxState::Paused
                         ? tr("paused")
                         : SandboxTableModel::formatDuration(now.secsTo(sandbox->endAt)));

@@ -123,7 +123,10 @@ void CreationHistoryView::reload()
     for (const CreationRecord &r : m_journal->history()) {
         auto *item = new QTreeWidgetItem(m_list);
         item->setData(0, kCreationIdRole, r.creationId);
-        item->setText(0, QLocale().toString(r.startedAt.toLocalTime(), QLocale::ShortFormat));
+        const QDateTime started = r.startedAt.toLocalTime();
+        item->setText(0, started.date() == QDate::currentDate() ? started.time().toString(QStringLiteral("HH:mm:ss"))
+                                                                : started.toString(QStringLiteral("yyyy-MM-dd HH:mm")));
+        item->setToolTip(0, QLocale().toString(started, QLocale::LongFormat));
         item->setText(1, r.templateId);
         item->setText(2, r.mcpServers.join(QStringLiteral(", ")));
         item->setText(3, r.sandboxId);
@@ -137,6 +140,8 @@ void CreationHistoryView::reload()
         if (r.creationId == current)
             select = item;
     }
+    for (int column : {0, 1, 3, 4, 5})
+        m_list->resizeColumnToContents(column);
     if (select)
         m_list->setCurrentItem(select);
     showSelected();

@@ -243,6 +243,7 @@ QWidget *NewSandboxDialog::createMcpSection()
         item->setFlags(item->flags() | Qt::ItemIsUserCheckable);
         item->setCheckState(Qt::Unchecked);
     }
+    m_serverList->sortItems(); // by title, as people look for them
     connect(m_serverList, &QListWidget::itemChanged, this, &NewSandboxDialog::onServerItemChanged);
     connect(m_serverList, &QListWidget::currentItemChanged, this, [this](QListWidgetItem *item) {
         if (item)
@@ -411,6 +412,18 @@ QString NewSandboxDialog::validationMessage() const
     return m_validation;
 }
 
+void NewSandboxDialog::followMcpTemplate()
+{
+    // MCP servers need the gateway template: switch to it (and back) while the user
+    // has not chosen a template of their own.
+    const QString current = m_template->currentText().trimmed();
+    const QString wanted = m_mcp.isEmpty() ? QStringLiteral("base") : QStringLiteral("mcp-gateway");
+    if (current != wanted && (current == m_autoTemplate || current.isEmpty())) {
+        m_template->setCurrentText(wanted);
+        m_autoTemplate = wanted;
+    }
+}
+
 void NewSandboxDialog::validate()
 {
     QStringList errors;
@@ -522,6 +535,7 @@ void NewSandboxDialog::onServerItemChanged(QListWidgetItem *item)
     }
     showServerOptions(id);
     writeJsonFromForm();
+    followMcpTemplate();
     validate();
 }
 
@@ -631,6 +645,7 @@ void NewSandboxDialog::onJsonEdited()
                                       : QStringLiteral("<span style=\"color:#d63b3b\">%1</span>")
                                             .arg(m_jsonError.toHtmlEscaped()));
     if (m_jsonValid) {
+        followMcpTemplate();
         m_syncing = true;
         syncListChecks();
         if (!m_shownServer.isEmpty())

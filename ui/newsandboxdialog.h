@@ -80,6 +80,7 @@ private:
     QWidget *createMcpSection();
     QWidget *createProgressPage();
     void validate();
+    void followMcpTemplate();
     void startCreation();
     void showForm(bool clearSecrets);
     void onStateChanged(CreationState state);
@@ -129,6 +130,7 @@ private:
     QPushButton *m_copyIdButton = nullptr;
     QPushButton *m_closeButton = nullptr;
 
+    QString m_autoTemplate = QStringLiteral("base");
     QMap<QString, QJsonObject> m_mcp; ///< picked servers and their options (secrets)
     bool m_jsonValid = true;
     QString m_jsonError;

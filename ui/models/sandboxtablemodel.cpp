@@ -159,6 +159,10 @@ QString SandboxTableModel::compactMetadata(const Metadata &metadata)
 {
     QString text;
     for (auto it = metadata.begin(); it != metadata.end(); ++it) {
+        // Sandbox Desk's own tags (creation id, install id) are noise in a list;
+        // the tooltip and the detail pane still show them.
+        if (it.key().startsWith(QLatin1String("sandbox-desk.")))
+            continue;
         if (!text.isEmpty())
             text += QLatin1String(", ");
         text += it.key() + QLatin1Char('=') + it.value();
