@@ -734,9 +734,14 @@ void NewSandboxDialog::startCreation()
 
 void NewSandboxDialog::onStateChanged(CreationState state)
 {
-    const bool failing = state == CreationState::RollingBack || state == CreationState::RolledBack
-                         || state == CreationState::RollbackFailed || state == CreationState::Rejected
-                         || state == CreationState::Cancelled;
+    const QString doneMark = QStringLiteral("done");
+    const QString failedMark = QStringLiteral("failed");
+    constexpr int markRole = Qt::UserRole + 3;
+    // How the step being left ended: the one that failed turns into a rollback (or a
+    // refusal); the rollback step itself failed only if nothing could be removed.
+    const bool leftFailed = state == CreationState::RollingBack || state == CreationState::Rejected
+                            || state == CreationState::Cancelled || state == CreationState::RollbackFailed;
+    const bool failing = leftFailed || state == CreationState::RolledBack;
     QListWidgetItem *current = nullptr;
     for (int row = 0; row < m_steps->count(); ++row) {
         QListWidgetItem *item = m_steps->item(row);
@@ -744,13 +749,12 @@ void NewSandboxDialog::onStateChanged(CreationState state)
         if (itemState == state)
             current = item;
         else if (itemState == m_lastState && !isFinal(m_lastState))
-            item->setData(Qt::UserRole + 3, failing ? QStringLiteral("failed") : QStringLiteral("done"));
+            item->setData(markRole, leftFailed ? failedMark : doneMark);
     }
     if (failing) {
         // Steps that never ran leave the list; the rollback's steps join it.
         for (int row = m_steps->count() - 1; row >= 0; --row) {
-            if (m_steps->item(row)->data(Qt::UserRole + 3).toString().isEmpty()
-                && m_steps->item(row) != current)
+            if (m_steps->item(row)->data(markRole).toString().isEmpty() && m_steps->item(row) != current)
                 delete m_steps->takeItem(row);
         }
         if (!current) {
@@ -762,26 +766,23 @@ void NewSandboxDialog::onStateChanged(CreationState state)
         const bool final = isFinal(state);
         const bool bad = state == CreationState::RollbackFailed || state == CreationState::Rejected
                          || state == CreationState::Cancelled;
-        current->setData(Qt::UserRole + 3, final ? (bad ? QStringLiteral("failed") : QStringLiteral("done"))
-                                                 : QStringLiteral("current"));
-        current->setForeground(palette().color(QPalette::Text));
-        QFont font = m_steps->font();
-        font.setBold(!final);
-        current->setFont(font);
+        current->setData(markRole, final ? (bad ? failedMark : doneMark) : QStringLiteral("current"));
     }
+    QFont normal = m_steps->font();
+    QFont bold = normal;
+    bold.setBold(true);
     for (int row = 0; row < m_steps->count(); ++row) {
         QListWidgetItem *item = m_steps->item(row);
-        const QString stepState = item->data(Qt::UserRole + 3).toString();
-        item->setIcon(stepIcon(style(), stepState));
-        if (stepState == QLatin1String("done") || stepState == QLatin1String("failed")) {
-            QFont font = m_steps->font();
-            item->setFont(font);
-            item->setForeground(palette().color(QPalette::Text));
-        }
+        const QString mark = item->data(markRole).toString();
+        item->setIcon(stepIcon(style(), mark));
+        item->setFont(mark == QLatin1String("current") ? bold : normal);
+        item->setForeground(palette().color(mark.isEmpty() ? QPalette::Disabled : QPalette::Active, QPalette::Text));
         item->setData(Qt::AccessibleTextRole,
-                      stepState.isEmpty() ? tr("%1: pending").arg(item->text())
-                                          : tr("%1: %2").arg(item->text(), stepState));
+                      mark.isEmpty() ? tr("%1: pending").arg(item->text()) : tr("%1: %2").arg(item->text(), mark));
     }
+    // A rollback runs to its end: cancelling it would leave more behind.
+    if (state == CreationState::RollingBack)
+        m_cancelButton->setEnabled(false);
     m_lastState = state;
 }
 
@@ -821,7 +822,7 @@ void NewSandboxDialog::onFinished()
                 text += QStringLiteral(" (") + rollback->error + QLatin1Char(')');
         }
         if (job->state() == CreationState::RollbackFailed)
-            text += QStringLiteral("\n") + tr("The sandbox may still be running; it is flagged as an orphan in the list.");
+            text += QStringLiteral("\n") + tr("It is flagged as an orphan in the list, where \"Kill all orphans\" can remove it later.");
         m_outcome->setMessage(job->state() == CreationState::RollbackFailed ? MessageBanner::Type::Error
                               : job->state() == CreationState::Cancelled   ? MessageBanner::Type::Warning
                                                                            : MessageBanner::Type::Error,

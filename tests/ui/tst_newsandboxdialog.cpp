@@ -71,6 +71,8 @@ private Q_SLOTS:
     void formAndRawJsonStayInSync();
     void secretOptionsAreMasked();
     void successfulCreationThroughTheDialog();
+    void successfulMcpCreationShowsGatewayOutput();
+    void failedCreationRollsBackAndRetryClearsSecrets();
     void failedCreationShowsRollbackAndFlagsOrphan();
 
 private:
@@ -321,6 +323,67 @@ void TestNewSandboxDialog::successfulCreationThroughTheDialog()
     QCOMPARE(history.size(), 1);
     QCOMPARE(history.first().sandboxId, id);
     QVERIFY(history.first().state == CreationState::Ready);
+}
+
+void TestNewSandboxDialog::successfulMcpCreationShowsGatewayOutput()
+{
+    QVERIFY(McpCatalog::instance().contains(QStringLiteral("fetch")));
+    auto dialog = makeDialog();
+    dialog->setMcpJson(QStringLiteral("{\"fetch\": {}}"));
+    // Picking MCP servers switches to the gateway template.
+    QCOMPARE(dialog->findChild<QComboBox *>(QStringLiteral("templateCombo"))->currentText(), QStringLiteral("mcp-gateway"));
+    QVERIFY2(dialog->canCreate(), qPrintable(dialog->validationMessage()));
+    QSignalSpy finished(dialog.get(), &NewSandboxDialog::creationFinished);
+    dialog->findChild<QPushButton *>(QStringLiteral("createButton"))->click();
+    QVERIFY(finished.wait(kWait));
+    QVERIFY2(finished.first().at(1).toBool(), qPrintable(dialog->job()->errorMessage()));
+    auto *output = dialog->findChild<QPlainTextEdit *>(QStringLiteral("gatewayOutput"));
+    QVERIFY(output->isVisible());
+    QVERIFY2(output->toPlainText().contains(QStringLiteral("gateway"), Qt::CaseInsensitive),
+             qPrintable(output->toPlainText()));
+    auto *steps = dialog->findChild<QListWidget *>(QStringLiteral("stepList"));
+    QCOMPARE(steps->count(), 4);
+    QCOMPARE(steps->item(1)->data(Qt::AccessibleTextRole).toString(),
+             QStringLiteral("%1: done").arg(displayName(CreationState::StartingGateway)));
+    QCOMPARE(backendIds(), QStringList{dialog->job()->sandboxId()});
+}
+
+void TestNewSandboxDialog::failedCreationRollsBackAndRetryClearsSecrets()
+{
+    // Extending fails once; the rollback's kill works.
+    QVERIFY(postFaults(QJsonArray{QJsonObject{
+        {"method", "POST"}, {"path", "/sandboxes/*/timeout"}, {"action", "status"}, {"status", 500}, {"count", 1}}}));
+    auto dialog = makeDialog();
+    auto *env = dialog->findChild<KeyValueTable *>(QStringLiteral("envTable"));
+    env->addRow(QStringLiteral("API_TOKEN"), QStringLiteral("s3cret-value"));
+    QVERIFY(dialog->canCreate());
+    QSignalSpy finished(dialog.get(), &NewSandboxDialog::creationFinished);
+    dialog->findChild<QPushButton *>(QStringLiteral("createButton"))->click();
+    QVERIFY(finished.wait(kWait));
+    QCOMPARE(finished.first().at(1).toBool(), false);
+    QVERIFY(dialog->job()->state() == CreationState::RolledBack);
+    QCOMPARE(backendIds(), QStringList()); // rolled back: nothing left
+    auto *outcome = dialog->findChild<MessageBanner *>(QStringLiteral("outcomeBanner"));
+    QVERIFY(outcome->isVisible());
+    QVERIFY2(outcome->text().contains(QStringLiteral("HTTP 500")), qPrintable(outcome->text()));
+    QVERIFY(!outcome->text().contains(QStringLiteral("s3cret-value")));
+    auto *steps = dialog->findChild<QListWidget *>(QStringLiteral("stepList"));
+    QStringList marks;
+    for (int row = 0; row < steps->count(); ++row)
+        marks << steps->item(row)->data(Qt::AccessibleTextRole).toString();
+    QCOMPARE(marks.last(), QStringLiteral("%1: done").arg(displayName(CreationState::RolledBack)));
+    QVERIFY2(marks.contains(QStringLiteral("%1: failed").arg(displayName(CreationState::Extending))),
+             qPrintable(marks.join(QLatin1Char('|'))));
+    QVERIFY(marks.contains(QStringLiteral("%1: done").arg(displayName(CreationState::RollingBack))));
+
+    // Retry: the same settings, secrets to enter again.
+    auto *retry = dialog->findChild<QPushButton *>(QStringLiteral("retryButton"));
+    QVERIFY(retry->isVisible());
+    retry->click();
+    QVERIFY(!dialog->isShowingProgress());
+    QCOMPARE(env->entries().size(), 1);
+    QCOMPARE(env->entries().first().key, QStringLiteral("API_TOKEN"));
+    QVERIFY(env->entries().first().value.isEmpty());
 }
 
 void TestNewSandboxDialog::failedCreationShowsRollbackAndFlagsOrphan()
