@@ -1,5 +1,7 @@
 #include "detailpane.h"
 
+#include "detailtabs.h"
+
 #include <QFontDatabase>
 #include <QFormLayout>
 #include <QHeaderView>
@@ -97,6 +99,12 @@ DetailPane::DetailPane(QWidget *parent)
     scroll->setWidgetResizable(true);
     scroll->setFrameShape(QFrame::NoFrame);
     m_tabs->addTab(scroll, tr("Details"));
+    m_logs = new LogsTab(m_tabs);
+    m_metrics = new MetricsTab(m_tabs);
+    m_processes = new ProcessesTab(m_tabs);
+    m_tabs->addTab(m_logs, tr("Logs"));
+    m_tabs->addTab(m_metrics, tr("Metrics"));
+    m_tabs->addTab(m_processes, tr("Processes"));
     m_tabs->setAccessibleName(tr("Sandbox detail tabs"));
 
     m_stack->addWidget(m_placeholder);
@@ -104,6 +112,13 @@ DetailPane::DetailPane(QWidget *parent)
     auto *layout = new QVBoxLayout(this);
     layout->setContentsMargins(0, 0, 0, 0);
     layout->addWidget(m_stack);
+}
+
+void DetailPane::setBackend(QNetworkAccessManager *network, const ConnectionSettings &connection)
+{
+    m_logs->setBackend(network, connection);
+    m_metrics->setBackend(network, connection);
+    m_processes->setBackend(network, connection);
 }
 
 QLabel *DetailPane::addField(const QString &key, const QString &label)
@@ -129,6 +144,10 @@ void DetailPane::showSandbox(const Sandbox *sandbox, const std::optional<OrphanF
                              const ConnectionSettings &connection, const QDateTime &now,
                              const QString &placeholder)
 {
+    const QString shownId = sandbox ? sandbox->sandboxId : QString();
+    for (DetailTab *tab : {static_cast<DetailTab *>(m_logs), static_cast<DetailTab *>(m_metrics),
+                           static_cast<DetailTab *>(m_processes)})
+        tab->setSandboxId(shownId);
     if (!sandbox) {
         m_sandboxId.clear();
         m_placeholder->setText(placeholder.isEmpty() ? tr("Select a sandbox to see its details.")

@@ -8,12 +8,17 @@
 
 class QFormLayout;
 class QLabel;
+class QNetworkAccessManager;
 class QPushButton;
 class QStackedWidget;
 class QTableWidget;
 class QTabWidget;
 
 namespace sd {
+
+class LogsTab;
+class MetricsTab;
+class ProcessesTab;
 
 /// The public MCP URL of `sandbox` (https://50005-<id>.<domain>/mcp); empty when
 /// neither the sandbox nor the profile has a domain (local sandboxes).
@@ -33,6 +38,10 @@ public:
                      const ConnectionSettings &connection, const QDateTime &now,
                      const QString &placeholder = {});
     QString sandboxId() const { return m_sandboxId; }
+    /// Where the Logs, Metrics and Processes tabs fetch from.
+    void setBackend(QNetworkAccessManager *network, const ConnectionSettings &connection);
+    LogsTab *logsTab() const { return m_logs; }
+    ProcessesTab *processesTab() const { return m_processes; }
     QTabWidget *tabs() const { return m_tabs; }
     /// The text shown for a field (tests and accessibility); empty if unknown.
     QString fieldText(const QString &field) const;
@@ -51,6 +60,9 @@ private:
     QTableWidget *m_metadata;
     QLabel *m_title;
     QPushButton *m_copyMcp = nullptr;
+    LogsTab *m_logs = nullptr;
+    MetricsTab *m_metrics = nullptr;
+    ProcessesTab *m_processes = nullptr;
     QString m_sandboxId;
     QString m_mcpUrl;
 };

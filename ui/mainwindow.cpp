@@ -553,6 +553,7 @@ void MainWindow::openJournal()
     m_detector = new OrphanDetector(m_network, m_connection, m_journal.get(), this);
     m_detector->setGatewayGrace(m_options.gatewayGrace);
     m_history->setJournal(m_journal.get());
+    m_detail->setBackend(m_network, m_connection);
 }
 
 void MainWindow::scanOrphans(const QList<Sandbox> &sandboxes)

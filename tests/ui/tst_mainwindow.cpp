@@ -1,6 +1,7 @@
 #include "api/lifecyclejobs.h"
 #include "api/sandboxjobs.h"
 #include "detailpane.h"
+#include "detailtabs.h"
 #include "localbackend.h"
 #include "mainwindow.h"
 #include "messagebanner.h"
@@ -17,6 +18,8 @@
 #include <QSettings>
 #include <QSignalSpy>
 #include <QTableView>
+#include <QTableWidget>
+#include <QTabWidget>
 #include <QTest>
 
 using namespace sd;
@@ -50,6 +53,7 @@ private Q_SLOTS:
     void listsSandboxesCreatedThroughTheApi();
     void refreshKeepsSelection();
     void detailPaneShowsTheSelection();
+    void detailTabsLoadLogsAndProcesses();
     void killWithConfirmationRemovesOnBackend();
     void cancelledKillKillsNothing();
     void extendTimeout();
@@ -227,6 +231,26 @@ void TestMainWindow::detailPaneShowsTheSelection()
     QVERIFY(runJob(kill.get()));
     QVERIFY(refreshWindow());
     QVERIFY(m_window->detailPane()->sandboxId().isEmpty());
+}
+
+void TestMainWindow::detailTabsLoadLogsAndProcesses()
+{
+    const QString a = createSandbox();
+    m_window = makeWindow();
+    QVERIFY(refreshWindow());
+    QVERIFY(m_window->selectSandbox(a));
+    LogsTab *logs = m_window->detailPane()->logsTab();
+    QSignalSpy logsLoaded(logs, &DetailTab::loaded);
+    m_window->detailPane()->tabs()->setCurrentWidget(logs);
+    QVERIFY(logsLoaded.wait(kWait));
+    QVERIFY2(logsLoaded.first().at(0).toBool(), qPrintable(logs->statusText()));
+    QVERIFY(logs->table()->rowCount() >= 1); // at least the creation event
+
+    ProcessesTab *processes = m_window->detailPane()->processesTab();
+    QSignalSpy processesLoaded(processes, &DetailTab::loaded);
+    m_window->detailPane()->tabs()->setCurrentWidget(processes);
+    QVERIFY(processesLoaded.wait(kWait));
+    QVERIFY2(processesLoaded.first().at(0).toBool(), qPrintable(processes->statusText()));
 }
 
 void TestMainWindow::killWithConfirmationRemovesOnBackend()
