@@ -370,6 +370,7 @@ void MainWindow::createCentralWidget()
     m_splitter->addWidget(m_detail);
     m_splitter->setStretchFactor(0, 3);
     m_splitter->setStretchFactor(1, 1);
+    m_splitter->setSizes({900, 360});
     m_splitter->setChildrenCollapsible(false);
     layout->addWidget(m_splitter, 1);
     setCentralWidget(central);
