@@ -4,6 +4,10 @@
 #include "api/lifecyclejobs.h"
 #include "creation/installation.h"
 #include "newsandboxdialog.h"
+#include "profiles/keystore.h"
+#include "profiles/profilestore.h"
+#include "profiles/resolveprofilejob.h"
+#include "profilesdialog.h"
 #include "journal/creationjournal.h"
 #include "orphans/orphandetector.h"
 #include "api/sandboxjobs.h"
@@ -87,6 +91,10 @@ MainWindow::MainWindow(DesktopOptions options, QWidget *parent)
     setWindowTitle(tr("Sandbox Desk"));
     setWindowIcon(QIcon(QStringLiteral(":/icons/sandbox-desk.svg")));
     m_proxy->setSourceModel(m_model);
+    m_settings = new QSettings(this);
+    m_profiles = new ProfileStore(m_settings, this);
+    m_keys = new KeyStore(this);
+    m_profileId = Profile::localId();
 
     createActions();
     createToolBar();
@@ -220,7 +228,8 @@ void MainWindow::createToolBar()
     m_profileCombo->setObjectName(QStringLiteral("profileCombo"));
     m_profileCombo->setAccessibleName(tr("Profile"));
     m_profileCombo->setToolTip(tr("Which E2B deployment to show"));
-    m_profileCombo->addItem(tr("Local (this computer)"), QStringLiteral("local"));
+    fillProfileCombo();
+    connect(m_profileCombo, &QComboBox::activated, this, &MainWindow::onProfileActivated);
     auto *profileLabel = new QLabel(tr("&Profile:"), toolBar);
     profileLabel->setBuddy(m_profileCombo);
     profileLabel->setContentsMargins(4, 0, 4, 0);
@@ -416,8 +425,36 @@ void MainWindow::createStatusBar()
 void MainWindow::connectProfile()
 {
     m_connected = false;
-    m_profileLabel->setText(m_profileCombo->currentText());
-    setWindowTitle(tr("Sandbox Desk — %1").arg(m_profileCombo->currentText()));
+    const Profile profile = m_profiles->profile(m_profileId).value_or(m_profiles->localProfile());
+    m_profileLabel->setText(profile.name);
+    setWindowTitle(tr("Sandbox Desk — %1").arg(profile.name));
+    if (!profile.isLocal()) {
+        if (m_connectJob)
+            return;
+        auto *resolve = new ResolveProfileJob(m_keys, profile, this);
+        m_connectJob = resolve;
+        setConnectionState(ConnectionState::Connecting);
+        connect(resolve, &Job::finished, this, [this, resolve] {
+            if (resolve->profile().id != m_profileId)
+                return; // the user switched away meanwhile
+            if (resolve->hasError()) {
+                setConnectionState(ConnectionState::Failed, resolve->error().message());
+                showError(resolve->error().message());
+                return;
+            }
+            m_connection = resolve->settings();
+            m_connected = true;
+            openJournal();
+            if (!resolve->notice().isEmpty())
+                statusBar()->showMessage(resolve->notice(), 15000);
+            if (const QStringList overrides = resolve->environmentOverrides(); !overrides.isEmpty())
+                statusBar()->showMessage(tr("Overridden by the environment: %1").arg(overrides.join(QStringLiteral(", "))),
+                                         15000);
+            refresh();
+        });
+        resolve->start();
+        return;
+    }
     if (m_options.localConnection) {
         m_connection = *m_options.localConnection;
         m_connected = true;
@@ -457,6 +494,78 @@ void MainWindow::connectProfile()
         refresh();
     });
     job->start();
+}
+
+void MainWindow::fillProfileCombo()
+{
+    const QSignalBlocker blocker(m_profileCombo);
+    m_profileCombo->clear();
+    for (const Profile &profile : m_profiles->profiles())
+        m_profileCombo->addItem(profile.name, profile.id);
+    m_profileCombo->insertSeparator(m_profileCombo->count());
+    m_profileCombo->addItem(tr("Manage profiles…"), QStringLiteral("__manage"));
+    const int index = m_profileCombo->findData(m_profileId);
+    m_profileCombo->setCurrentIndex(index >= 0 ? index : 0);
+}
+
+void MainWindow::onProfileActivated(int index)
+{
+    const QString id = m_profileCombo->itemData(index).toString();
+    if (id == QLatin1String("__manage")) {
+        fillProfileCombo(); // back to the profile in use
+        manageProfiles();
+        return;
+    }
+    switchProfile(id);
+}
+
+void MainWindow::switchProfile(const QString &profileId)
+{
+    if (profileId == m_profileId && (m_connected || m_connectJob))
+        return;
+    m_profileId = profileId;
+    fillProfileCombo();
+    // Another deployment: nothing of the old list applies.
+    if (m_connectJob) {
+        m_connectJob->disconnect(this);
+        m_connectJob->cancel();
+    }
+    if (m_refreshJob) {
+        m_refreshJob->disconnect(this);
+        m_refreshJob->cancel();
+        m_refreshJob = nullptr;
+        m_refreshAction->setEnabled(true);
+    }
+    if (m_scanJob) {
+        m_scanJob->disconnect(this);
+        m_scanJob->cancel();
+    }
+    m_connected = false;
+    m_orphans.clear();
+    m_knownOrphans.clear();
+    m_model->setOrphanFlags({});
+    m_model->setSandboxes({});
+    m_model->setStale(false);
+    m_lastGoodRefresh = QDateTime();
+    m_banner->hide();
+    updateStatusCounts();
+    if (m_options.rememberState)
+        m_profiles->setLastUsed(profileId);
+    connectProfile();
+}
+
+void MainWindow::manageProfiles()
+{
+    auto *dialog = new ProfilesDialog(m_profiles, m_keys, m_network, this);
+    dialog->setAttribute(Qt::WA_DeleteOnClose);
+    connect(dialog, &ProfilesDialog::profileSaved, this, [this] { fillProfileCombo(); });
+    connect(dialog, &QDialog::finished, this, [this] {
+        fillProfileCombo();
+        // The profile in use may have been removed.
+        if (!m_profiles->profile(m_profileId))
+            switchProfile(Profile::localId());
+    });
+    dialog->open();
 }
 
 void MainWindow::setConnectionState(ConnectionState state, const QString &detail)
@@ -538,7 +647,7 @@ void MainWindow::onListFinished(Job *job)
 
 void MainWindow::openJournal()
 {
-    const QString profileId = m_profileCombo->currentData().toString();
+    const QString profileId = m_profileId;
     const QString directory = m_options.journalDirectory.isEmpty() ? CreationJournal::defaultDirectory()
                                                                     : m_options.journalDirectory;
     if (m_detector) {
@@ -910,9 +1019,8 @@ void MainWindow::restoreState()
     QMainWindow::restoreState(settings.value(QStringLiteral("window/state")).toByteArray());
     m_splitter->restoreState(settings.value(QStringLiteral("window/splitter")).toByteArray());
     m_table->horizontalHeader()->restoreState(settings.value(QStringLiteral("table/header")).toByteArray());
-    const int profile = m_profileCombo->findData(settings.value(QStringLiteral("profile/last")));
-    if (profile >= 0)
-        m_profileCombo->setCurrentIndex(profile);
+    m_profileId = m_profiles->lastUsed().id;
+    fillProfileCombo();
     setRefreshInterval(settings.value(QStringLiteral("refresh/interval"), kDefaultInterval).toInt());
     updateAutoRefresh();
 }
@@ -927,7 +1035,7 @@ void MainWindow::saveState() const
     settings.setValue(QStringLiteral("window/state"), QMainWindow::saveState());
     settings.setValue(QStringLiteral("window/splitter"), m_splitter->saveState());
     settings.setValue(QStringLiteral("table/header"), m_table->horizontalHeader()->saveState());
-    settings.setValue(QStringLiteral("profile/last"), m_profileCombo->currentData());
+    m_profiles->setLastUsed(m_profileId);
     settings.setValue(QStringLiteral("refresh/interval"), refreshInterval());
 }
 

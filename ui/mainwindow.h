@@ -22,6 +22,7 @@ class QDockWidget;
 class QToolBar;
 class QLabel;
 class QLineEdit;
+class QSettings;
 class QNetworkAccessManager;
 class QSplitter;
 class QTableView;
@@ -34,6 +35,8 @@ class DetailPane;
 class NewSandboxDialog;
 class CreationHistoryView;
 class TrayIcon;
+class ProfileStore;
+class KeyStore;
 class OrphanDetector;
 class MessageBanner;
 class SandboxFilterProxyModel;
@@ -79,6 +82,8 @@ public:
     CreationHistoryView *historyView() const { return m_history; }
     ConnectionState connectionState() const { return m_connectionState; }
     const ConnectionSettings &connection() const { return m_connection; }
+    QString profileId() const { return m_profileId; }
+    ProfileStore *profiles() const { return m_profiles; }
     QDateTime lastGoodRefresh() const { return m_lastGoodRefresh; }
     bool isRefreshing() const { return m_refreshJob != nullptr; }
     /// Auto-refresh interval in seconds; 0 is off.
@@ -110,6 +115,8 @@ public Q_SLOTS:
     /// Opens the New sandbox dialog (non-modal); null when not connected.
     NewSandboxDialog *newSandbox();
     void setRefreshInterval(int seconds);
+    /// Shows another profile's sandboxes (ids from ProfileStore; "local" is always there).
+    void switchProfile(const QString &profileId);
 
 Q_SIGNALS:
     /// After each refresh, good or failed (orphan flags may follow: orphansScanned()).
@@ -132,6 +139,9 @@ private:
     void createCentralWidget();
     void createStatusBar();
     void connectProfile();
+    void fillProfileCombo();
+    void onProfileActivated(int index);
+    void manageProfiles();
     void setConnectionState(ConnectionState state, const QString &detail = {});
     void onListFinished(Job *job);
     void updateActions();
@@ -199,6 +209,10 @@ private:
     QList<Orphan> m_orphans;
     QSet<QString> m_knownOrphans;
     QString m_pendingSelection;
+    QSettings *m_settings = nullptr;
+    ProfileStore *m_profiles = nullptr;
+    KeyStore *m_keys = nullptr;
+    QString m_profileId;
     TrayIcon *m_tray = nullptr;
     QToolBar *m_toolBar = nullptr;
     CreationHistoryView *m_history = nullptr;

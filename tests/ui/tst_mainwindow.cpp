@@ -6,6 +6,7 @@
 #include "mainwindow.h"
 #include "messagebanner.h"
 #include "models/sandboxfilterproxymodel.h"
+#include "profiles/profilestore.h"
 
 #include <QAction>
 #include <QApplication>
@@ -61,6 +62,7 @@ private Q_SLOTS:
     void filterBar();
     void staleBannerWhenBackendStops();
     void remembersRefreshInterval();
+    void switchesToACustomProfile();
 
 private:
     QString createSandbox(const Metadata &metadata = {});
@@ -419,5 +421,34 @@ void TestMainWindow::remembersRefreshInterval()
         QVERIFY(!settings.value(key).toString().contains(m_settings.apiKey));
 }
 
+void TestMainWindow::switchesToACustomProfile()
+{
+    const QString a = createSandbox({{"owner", "custom"}});
+    m_window = makeWindow();
+    QVERIFY(refreshWindow());
+    QCOMPARE(m_window->model()->rowCount(), 1);
+
+    // A self-hosted profile pointing at the same backend; its key from E2B_API_KEY
+    // (the keychain is not reachable in tests).
+    QString problem;
+    const QString id = m_window->profiles()->save(
+        Profile::custom(QStringLiteral("Self-hosted test"), m_backend->url(), m_backend->url()), &problem);
+    QVERIFY2(!id.isEmpty(), qPrintable(problem));
+    qputenv("E2B_API_KEY", m_backend->apiKey().toUtf8());
+    QSignalSpy refreshed(m_window.get(), &MainWindow::refreshed);
+    m_window->switchProfile(id);
+    QCOMPARE(m_window->model()->rowCount(), 0); // the old list is gone at once
+    QVERIFY(refreshed.wait(kWait));
+    qunsetenv("E2B_API_KEY");
+    QVERIFY(refreshed.last().at(0).toBool());
+    QCOMPARE(m_window->profileId(), id);
+    QCOMPARE(m_window->model()->rowCount(), 1);
+    QVERIFY(m_window->model()->rowOf(a) >= 0);
+    auto *combo = m_window->findChild<QComboBox *>(QStringLiteral("profileCombo"));
+    QCOMPARE(combo->currentData().toString(), id);
+    m_window->profiles()->remove(id);
+}
+
 QTEST_MAIN(TestMainWindow)
 #include "tst_mainwindow.moc"
+
