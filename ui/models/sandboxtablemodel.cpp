@@ -381,8 +381,10 @@ void SandboxTableModel::setSandboxes(const QList<Sandbox> &sandboxes)
     if (!gone.isEmpty())
         rebuildIndex();
 
-    // Rows that changed: replaced in place, announced once per contiguous range.
-    QList<int> changed;
+    // Rows that changed. Each contiguous range is replaced and announced before the
+    // next one is touched: a sorting proxy re-inserts the announced rows by binary
+    // search, which needs every other row to still hold what it last announced.
+    QList<std::pair<int, qsizetype>> changed; // (row, index in `sandboxes`)
     QList<qsizetype> added;
     for (qsizetype i = 0; i < sandboxes.size(); ++i) {
         const Sandbox &s = sandboxes.at(i);
@@ -393,13 +395,19 @@ void SandboxTableModel::setSandboxes(const QList<Sandbox> &sandboxes)
                 added.append(i);
             continue;
         }
-        Sandbox &current = *m_rows[size_t(*it)];
-        if (!(current == s)) {
-            current = s;
-            changed.append(*it);
-        }
+        if (incoming.value(s.sandboxId) == i && !(*m_rows[size_t(*it)] == s))
+            changed.append({*it, i});
     }
-    emitRowsChanged(std::move(changed));
+    std::sort(changed.begin(), changed.end());
+    for (qsizetype start = 0; start < changed.size();) {
+        qsizetype end = start;
+        while (end + 1 < changed.size() && changed.at(end + 1).first == changed.at(end).first + 1)
+            ++end;
+        for (qsizetype k = start; k <= end; ++k)
+            *m_rows[size_t(changed.at(k).first)] = sandboxes.at(changed.at(k).second);
+        Q_EMIT dataChanged(index(changed.at(start).first, 0), index(changed.at(end).first, ColumnCount - 1));
+        start = end + 1;
+    }
 
     if (!added.isEmpty()) {
         const int first = int(m_rows.size());
@@ -416,22 +424,40 @@ void SandboxTableModel::setSandboxes(const QList<Sandbox> &sandboxes)
 
 void SandboxTableModel::setOrphanFlags(const QHash<QString, OrphanFlag> &flags)
 {
-    QList<int> changed;
+    // Rows whose flag appears, changes or goes; applied range by range for the same
+    // reason as in setSandboxes() (the state column sorts by it).
+    QList<int> rows;
     for (auto it = flags.begin(); it != flags.end(); ++it) {
         const auto old = m_orphans.constFind(it.key());
         if (old == m_orphans.constEnd() || !(*old == it.value())) {
             if (const int row = rowOf(it.key()); row >= 0)
-                changed.append(row);
+                rows.append(row);
         }
     }
     for (auto it = m_orphans.begin(); it != m_orphans.end(); ++it) {
         if (!flags.contains(it.key())) {
             if (const int row = rowOf(it.key()); row >= 0)
-                changed.append(row);
+                rows.append(row);
         }
     }
+    std::sort(rows.begin(), rows.end());
+    rows.erase(std::unique(rows.begin(), rows.end()), rows.end());
+    for (qsizetype start = 0; start < rows.size();) {
+        qsizetype end = start;
+        while (end + 1 < rows.size() && rows.at(end + 1) == rows.at(end) + 1)
+            ++end;
+        for (qsizetype k = start; k <= end; ++k) {
+            const QString &id = m_rows[size_t(rows.at(k))]->sandboxId;
+            if (const auto flag = flags.constFind(id); flag != flags.constEnd())
+                m_orphans.insert(id, *flag);
+            else
+                m_orphans.remove(id);
+        }
+        Q_EMIT dataChanged(index(rows.at(start), 0), index(rows.at(end), ColumnCount - 1));
+        start = end + 1;
+    }
+    // Flags of sandboxes not listed (yet) need no signal.
     m_orphans = flags;
-    emitRowsChanged(std::move(changed));
 }
 
 void SandboxTableModel::setStale(bool stale)
@@ -462,21 +488,6 @@ void SandboxTableModel::tick()
     // does not re-sort or re-filter since neither role it uses is named.
     Q_EMIT dataChanged(index(0, TimeLeftColumn), index(rowCount() - 1, TimeLeftColumn),
                        {Qt::DisplayRole, Qt::ForegroundRole, Qt::AccessibleTextRole});
-}
-
-void SandboxTableModel::emitRowsChanged(QList<int> rows)
-{
-    if (rows.isEmpty())
-        return;
-    std::sort(rows.begin(), rows.end());
-    rows.erase(std::unique(rows.begin(), rows.end()), rows.end());
-    for (qsizetype start = 0; start < rows.size();) {
-        qsizetype end = start;
-        while (end + 1 < rows.size() && rows.at(end + 1) == rows.at(end) + 1)
-            ++end;
-        Q_EMIT dataChanged(index(rows.at(start), 0), index(rows.at(end), ColumnCount - 1));
-        start = end + 1;
-    }
 }
 
 void SandboxTableModel::rebuildIndex()

@@ -102,7 +102,6 @@ public:
     static QString formatDuration(qint64 seconds);
 
 private:
-    void emitRowsChanged(QList<int> rows);
     void rebuildIndex();
     void updateCountdown();
 
