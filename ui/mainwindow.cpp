@@ -126,6 +126,8 @@ MainWindow::MainWindow(DesktopOptions options, QWidget *parent)
 
 MainWindow::~MainWindow()
 {
+    // Open dialogs hold creation jobs that write to m_journal: they go first.
+    qDeleteAll(findChildren<NewSandboxDialog *>(Qt::FindDirectChildrenOnly));
     if (m_scanJob)
         m_scanJob->disconnect(this);
     // Jobs are children of this window; stop them before the models they feed go.
