@@ -1,5 +1,5 @@
 #include "commandline.h"
-#include "mainwindow.h"
+#include "desktopapp.h"
 
 #include <QApplication>
 
@@ -14,7 +14,5 @@ int main(int argc, char **argv)
         return sd::runCommandLine(app);
     }
     QApplication app(argc, argv);
-    sd::MainWindow window;
-    window.show();
-    return app.exec();
+    return sd::runDesktopApp(app);
 }

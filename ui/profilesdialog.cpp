@@ -1,0 +1,258 @@
+#include "profilesdialog.h"
+
+#include "api/sandboxjobs.h"
+#include "profiles/keystore.h"
+#include "profiles/profilestore.h"
+
+#include <QComboBox>
+#include <QDialogButtonBox>
+#include <QFormLayout>
+#include <QHBoxLayout>
+#include <QLabel>
+#include <QLineEdit>
+#include <QListWidget>
+#include <QPushButton>
+#include <QVBoxLayout>
+
+namespace sd {
+
+ProfilesDialog::ProfilesDialog(ProfileStore *profiles, KeyStore *keys, QNetworkAccessManager *network,
+                               QWidget *parent)
+    : QDialog(parent)
+    , m_profiles(profiles)
+    , m_keys(keys)
+    , m_network(network)
+    , m_list(new QListWidget(this))
+    , m_name(new QLineEdit(this))
+    , m_kind(new QComboBox(this))
+    , m_domain(new QLineEdit(this))
+    , m_apiUrl(new QLineEdit(this))
+    , m_sandboxUrl(new QLineEdit(this))
+    , m_key(new QLineEdit(this))
+    , m_keyHint(new QLabel(this))
+    , m_result(new QLabel(this))
+    , m_save(new QPushButton(tr("&Save"), this))
+    , m_remove(new QPushButton(tr("&Remove"), this))
+    , m_test(new QPushButton(tr("&Test connection"), this))
+{
+    setObjectName(QStringLiteral("profilesDialog"));
+    setWindowTitle(tr("Profiles"));
+    m_list->setAccessibleName(tr("Profiles"));
+    m_list->setMinimumWidth(200);
+    auto *add = new QPushButton(tr("&Add"), this);
+    add->setAccessibleName(tr("Add a profile"));
+    connect(add, &QPushButton::clicked, this, [this] {
+        m_list->clearSelection();
+        showProfile({});
+        m_name->setFocus();
+    });
+    auto *left = new QVBoxLayout;
+    left->addWidget(m_list, 1);
+    auto *listButtons = new QHBoxLayout;
+    listButtons->addWidget(add);
+    listButtons->addWidget(m_remove);
+    left->addLayout(listButtons);
+
+    m_kind->addItem(tr("E2B (cloud)"), int(Profile::Kind::E2B));
+    m_kind->addItem(tr("Self-hosted E2B"), int(Profile::Kind::Custom));
+    m_kind->setAccessibleName(tr("Kind"));
+    m_name->setAccessibleName(tr("Name"));
+    m_domain->setAccessibleName(tr("Domain"));
+    m_domain->setPlaceholderText(QStringLiteral("e2b.app"));
+    m_apiUrl->setAccessibleName(tr("API URL"));
+    m_apiUrl->setPlaceholderText(QStringLiteral("https://api.example.com"));
+    m_sandboxUrl->setAccessibleName(tr("Sandbox URL"));
+    m_sandboxUrl->setPlaceholderText(tr("optional: one URL for every sandbox's envd"));
+    m_key->setEchoMode(QLineEdit::Password);
+    m_key->setAccessibleName(tr("API key"));
+    m_key->setObjectName(QStringLiteral("apiKeyEdit"));
+    m_keyHint->setWordWrap(true);
+    m_keyHint->setEnabled(false);
+    m_result->setWordWrap(true);
+    m_result->setObjectName(QStringLiteral("testResult"));
+    m_result->setTextInteractionFlags(Qt::TextSelectableByMouse);
+    connect(m_kind, &QComboBox::currentIndexChanged, this, &ProfilesDialog::updateKindFields);
+
+    auto *form = new QFormLayout;
+    form->addRow(tr("&Name:"), m_name);
+    form->addRow(tr("&Kind:"), m_kind);
+    form->addRow(tr("&Domain:"), m_domain);
+    form->addRow(tr("API &URL:"), m_apiUrl);
+    form->addRow(tr("Sa&ndbox URL:"), m_sandboxUrl);
+    form->addRow(tr("API &key:"), m_key);
+    form->addRow(QString(), m_keyHint);
+    auto *formButtons = new QHBoxLayout;
+    formButtons->addWidget(m_test);
+    formButtons->addStretch();
+    formButtons->addWidget(m_save);
+    auto *right = new QVBoxLayout;
+    right->addLayout(form);
+    right->addWidget(m_result);
+    right->addStretch();
+    right->addLayout(formButtons);
+
+    auto *columns = new QHBoxLayout;
+    columns->addLayout(left);
+    columns->addLayout(right, 1);
+    auto *close = new QDialogButtonBox(QDialogButtonBox::Close, this);
+    connect(close, &QDialogButtonBox::rejected, this, &QDialog::reject);
+    auto *layout = new QVBoxLayout(this);
+    layout->addLayout(columns, 1);
+    layout->addWidget(close);
+
+    connect(m_list, &QListWidget::currentItemChanged, this, [this](QListWidgetItem *item) {
+        showProfile(item ? item->data(Qt::UserRole).toString() : QString());
+    });
+    connect(m_save, &QPushButton::clicked, this, &ProfilesDialog::save);
+    connect(m_remove, &QPushButton::clicked, this, &ProfilesDialog::remove);
+    connect(m_test, &QPushButton::clicked, this, &ProfilesDialog::testConnection);
+    reloadList();
+    showProfile({});
+    resize(720, 420);
+}
+
+QString ProfilesDialog::testResult() const
+{
+    return m_result->text();
+}
+
+void ProfilesDialog::reloadList(const QString &selectId)
+{
+    const QSignalBlocker blocker(m_list);
+    m_list->clear();
+    for (const Profile &profile : m_profiles->profiles()) {
+        if (profile.isLocal())
+            continue; // always there, nothing to edit but its port
+        auto *item = new QListWidgetItem(profile.name, m_list);
+        item->setData(Qt::UserRole, profile.id);
+        if (profile.id == selectId)
+            m_list->setCurrentItem(item);
+    }
+}
+
+void ProfilesDialog::showProfile(const QString &profileId)
+{
+    m_editingId = profileId;
+    const std::optional<Profile> profile = profileId.isEmpty() ? std::nullopt : m_profiles->profile(profileId);
+    const Profile shown = profile.value_or(Profile::e2b(QString()));
+    m_name->setText(shown.name);
+    m_kind->setCurrentIndex(m_kind->findData(int(shown.kind)));
+    m_domain->setText(shown.kind == Profile::Kind::E2B || !shown.domain.isEmpty() ? shown.domain : QString());
+    m_apiUrl->setText(shown.apiUrl.toString());
+    m_sandboxUrl->setText(shown.sandboxUrl.toString());
+    m_key->clear();
+    m_key->setPlaceholderText(profile ? tr("stored in the keychain: leave empty to keep") : tr("e2b_…"));
+    m_keyHint->setText(m_keys->availability() == KeyStore::Availability::Unavailable
+                           ? KeyStore::unavailableMessage()
+                           : tr("The key goes to the system keychain, never to a settings file."));
+    m_remove->setEnabled(profile.has_value());
+    m_result->clear();
+    updateKindFields();
+}
+
+void ProfilesDialog::updateKindFields()
+{
+    const bool custom = Profile::Kind(m_kind->currentData().toInt()) == Profile::Kind::Custom;
+    m_apiUrl->setEnabled(custom);
+    m_sandboxUrl->setEnabled(custom);
+}
+
+Profile ProfilesDialog::profileFromForm() const
+{
+    const auto kind = Profile::Kind(m_kind->currentData().toInt());
+    Profile profile = kind == Profile::Kind::Custom
+                          ? Profile::custom(m_name->text().trimmed(), QUrl(m_apiUrl->text().trimmed()),
+                                            QUrl(m_sandboxUrl->text().trimmed()))
+                          : Profile::e2b(m_name->text().trimmed(), m_domain->text().trimmed().isEmpty()
+                                                                       ? QStringLiteral("e2b.app")
+                                                                       : m_domain->text().trimmed());
+    if (kind == Profile::Kind::Custom)
+        profile.domain = m_domain->text().trimmed();
+    profile.id = m_editingId;
+    return profile;
+}
+
+void ProfilesDialog::save()
+{
+    const Profile profile = profileFromForm();
+    if (const QString problem = profile.validate(); !problem.isEmpty()) {
+        m_result->setText(QStringLiteral("<span style=\"color:#d63b3b\">%1</span>").arg(problem.toHtmlEscaped()));
+        return;
+    }
+    QString problem;
+    const QString id = m_profiles->save(profile, &problem);
+    if (id.isEmpty()) {
+        m_result->setText(QStringLiteral("<span style=\"color:#d63b3b\">%1</span>").arg(problem.toHtmlEscaped()));
+        return;
+    }
+    const QString key = m_key->text().trimmed();
+    if (key.isEmpty()) {
+        reloadList(id);
+        m_result->setText(tr("Saved."));
+        Q_EMIT profileSaved(id);
+        return;
+    }
+    WriteKeyJob *write = m_keys->writeKey(id, key);
+    m_save->setEnabled(false);
+    connect(write, &Job::finished, this, [this, write, id] {
+        m_save->setEnabled(true);
+        m_key->clear();
+        reloadList(id);
+        if (write->hasError())
+            m_result->setText(tr("Saved, but the key could not be stored: %1").arg(write->error().message()));
+        else
+            m_result->setText(write->notice().isEmpty() ? tr("Saved; the key is in the keychain.") : write->notice());
+        Q_EMIT profileSaved(id);
+    });
+    write->start();
+}
+
+void ProfilesDialog::remove()
+{
+    if (m_editingId.isEmpty())
+        return;
+    const QString id = m_editingId;
+    m_profiles->remove(id);
+    m_keys->deleteKey(id)->start();
+    reloadList();
+    showProfile({});
+    m_result->setText(tr("Removed."));
+}
+
+void ProfilesDialog::testConnection()
+{
+    if (m_testJob)
+        return;
+    const Profile profile = profileFromForm();
+    if (const QString problem = profile.validate(); !problem.isEmpty()) {
+        m_result->setText(problem);
+        return;
+    }
+    ConnectionSettings settings = profile.connectionSettings();
+    settings.apiKey = m_key->text().trimmed();
+    if (settings.apiKey.isEmpty() && !m_editingId.isEmpty())
+        settings.apiKey = m_keys->sessionKey(m_editingId);
+    if (settings.apiKey.isEmpty()) {
+        m_result->setText(tr("Type the API key to test it."));
+        return;
+    }
+    // One page of one sandbox: proves the URL answers and accepts the key.
+    SandboxFilter filter;
+    filter.pageSize = 1;
+    filter.followPages = false;
+    auto *job = new ListSandboxesJob(m_network, settings, filter, this);
+    job->setTimeout(std::chrono::seconds(15));
+    m_testJob = job;
+    m_test->setEnabled(false);
+    m_result->setText(tr("Testing…"));
+    connect(job, &Job::finished, this, [this, job] {
+        m_test->setEnabled(true);
+        m_result->setText(job->hasError()
+                              ? QStringLiteral("<span style=\"color:#d63b3b\">%1</span>").arg(job->error().message().toHtmlEscaped())
+                              : QStringLiteral("<span style=\"color:#2e9e4f\">%1</span>")
+                                    .arg(tr("Connected: the server accepted the key.").toHtmlEscaped()));
+    });
+    job->start();
+}
+
+} // namespace sd

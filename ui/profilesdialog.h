@@ -1,0 +1,68 @@
+#pragma once
+
+#include "profiles/profile.h"
+
+#include <QDialog>
+#include <QPointer>
+
+class QComboBox;
+class QLabel;
+class QLineEdit;
+class QListWidget;
+class QNetworkAccessManager;
+class QPushButton;
+
+namespace sd {
+
+class Job;
+class KeyStore;
+class ProfileStore;
+
+/// Adds, edits and removes the E2B and self-hosted profiles. The API key is entered
+/// here once and goes to the OS keychain (KeyStore), never to QSettings; the field
+/// stays empty for a stored key ("leave empty to keep"). "Test connection" lists one
+/// page of sandboxes with what the form says and reports success or the server's
+/// message.
+class ProfilesDialog : public QDialog
+{
+    Q_OBJECT
+
+public:
+    ProfilesDialog(ProfileStore *profiles, KeyStore *keys, QNetworkAccessManager *network,
+                   QWidget *parent = nullptr);
+
+    QString testResult() const;
+
+Q_SIGNALS:
+    /// A profile was saved (with its key, when one was typed).
+    void profileSaved(const QString &profileId);
+
+private:
+    void reloadList(const QString &selectId = {});
+    void showProfile(const QString &profileId);
+    Profile profileFromForm() const;
+    void updateKindFields();
+    void save();
+    void remove();
+    void testConnection();
+
+    ProfileStore *m_profiles;
+    KeyStore *m_keys;
+    QNetworkAccessManager *m_network;
+    QListWidget *m_list;
+    QLineEdit *m_name;
+    QComboBox *m_kind;
+    QLineEdit *m_domain;
+    QLineEdit *m_apiUrl;
+    QLineEdit *m_sandboxUrl;
+    QLineEdit *m_key;
+    QLabel *m_keyHint;
+    QLabel *m_result;
+    QPushButton *m_save;
+    QPushButton *m_remove;
+    QPushButton *m_test;
+    QString m_editingId;
+    QPointer<Job> m_testJob;
+};
+
+} // namespace sd
