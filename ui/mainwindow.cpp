@@ -1,11 +1,766 @@
 #include "mainwindow.h"
 
+#include "api/lifecyclejobs.h"
+#include "api/sandboxjobs.h"
+#include "detailpane.h"
+#include "icons.h"
+#include "localbackendstarter.h"
+#include "messagebanner.h"
+#include "models/sandboxfilterproxymodel.h"
+#include "sandboxtableview.h"
+
+#include <QAction>
+#include <QApplication>
+#include <QCheckBox>
+#include <QClipboard>
+#include <QCloseEvent>
+#include <QComboBox>
+#include <QFontDatabase>
+#include <QHBoxLayout>
+#include <QHeaderView>
+#include <QInputDialog>
+#include <QLabel>
+#include <QLineEdit>
+#include <QLocale>
+#include <QMenu>
+#include <QMessageBox>
+#include <QNetworkAccessManager>
+#include <QPushButton>
+#include <QSettings>
+#include <QSplitter>
+#include <QStatusBar>
+#include <QToolBar>
+#include <QToolButton>
+#include <QVBoxLayout>
+
 namespace sd {
 
-MainWindow::MainWindow(QWidget *parent)
-    : QMainWindow(parent)
+namespace {
+
+constexpr int kIntervals[] = {0, 5, 15, 30, 60};
+constexpr int kDefaultInterval = 5;
+constexpr int kMaxIdsListed = 15;
+constexpr int kResumeTimeoutSeconds = 300;
+
+QString idList(const QStringList &ids)
 {
+    QStringList shown = ids.mid(0, kMaxIdsListed);
+    QString text = shown.join(QLatin1Char('\n'));
+    if (ids.size() > kMaxIdsListed)
+        text += QLatin1Char('\n') + MainWindow::tr("… and %n more", nullptr, int(ids.size() - kMaxIdsListed));
+    return text;
+}
+
+} // namespace
+
+MainWindow::MainWindow(DesktopOptions options, QWidget *parent)
+    : QMainWindow(parent)
+    , m_options(std::move(options))
+    , m_network(new QNetworkAccessManager(this))
+    , m_model(new SandboxTableModel(this))
+    , m_proxy(new SandboxFilterProxyModel(this))
+{
+    setObjectName(QStringLiteral("mainWindow"));
     setWindowTitle(tr("Sandbox Desk"));
+    setWindowIcon(QIcon(QStringLiteral(":/icons/sandbox-desk.svg")));
+    m_proxy->setSourceModel(m_model);
+
+    createActions();
+    createToolBar();
+    createCentralWidget();
+    createStatusBar();
+
+    m_autoRefresh.setTimerType(Qt::CoarseTimer);
+    connect(&m_autoRefresh, &QTimer::timeout, this, &MainWindow::refresh);
+
+    restoreState();
+    updateActions();
+    connectProfile();
+}
+
+MainWindow::~MainWindow()
+{
+    // Jobs are children of this window; stop them before the models they feed go.
+    for (Job *job : std::as_const(m_actionJobs))
+        job->disconnect(this);
+    if (m_refreshJob)
+        m_refreshJob->disconnect(this);
+    if (m_connectJob)
+        m_connectJob->disconnect(this);
+}
+
+void MainWindow::createActions()
+{
+    const QPalette pal = palette();
+    const auto make = [this, &pal](const char *icon, const QString &text, const QKeySequence &shortcut,
+                                   const QString &tip) {
+        auto *action = new QAction(themedIcon(QLatin1String(icon), pal), text, this);
+        action->setObjectName(QLatin1String(icon) + QStringLiteral("Action"));
+        if (!shortcut.isEmpty()) {
+            action->setShortcut(shortcut);
+            action->setToolTip(QStringLiteral("%1 (%2)").arg(tip, shortcut.toString(QKeySequence::NativeText)));
+        } else {
+            action->setToolTip(tip);
+        }
+        addAction(action);
+        return action;
+    };
+    m_refreshAction = make("refresh", tr("&Refresh"), QKeySequence(Qt::Key_F5), tr("Refresh the list now"));
+    m_newAction = make("new", tr("&New sandbox…"), QKeySequence(Qt::CTRL | Qt::Key_N),
+                       tr("Create a sandbox"));
+    m_killAction = make("kill", tr("&Kill…"), QKeySequence(Qt::Key_Delete), tr("Kill the selected sandboxes"));
+    m_killOrphansAction = make("kill-orphans", tr("Kill all &orphans…"), {},
+                               tr("Kill every sandbox flagged as an orphan"));
+    m_extendAction = make("extend", tr("&Extend timeout…"), QKeySequence(Qt::CTRL | Qt::Key_E),
+                          tr("Give the selected sandboxes more time"));
+    m_pauseAction = make("pause", tr("&Pause"), {}, tr("Pause the selected sandboxes"));
+    m_resumeAction = make("resume", tr("Res&ume"), {}, tr("Resume the selected sandboxes"));
+    m_copyIdAction = make("copy", tr("&Copy ID"), QKeySequence(Qt::CTRL | Qt::SHIFT | Qt::Key_C),
+                          tr("Copy the selected sandbox IDs"));
+    m_copyMcpAction = make("link", tr("Copy &MCP URL"), QKeySequence(Qt::CTRL | Qt::SHIFT | Qt::Key_M),
+                           tr("Copy the MCP gateway URL of the selected sandbox"));
+    m_findAction = make("filter", tr("&Find"), QKeySequence::Find, tr("Filter the list"));
+    m_retryAction = new QAction(tr("Retry"), this);
+
+    // The dialog arrives later; until then the action is shown but off.
+    m_newAction->setEnabled(false);
+
+    connect(m_refreshAction, &QAction::triggered, this, &MainWindow::refresh);
+    connect(m_retryAction, &QAction::triggered, this, [this] {
+        if (m_connected)
+            refresh();
+        else
+            connectProfile();
+    });
+    connect(m_killAction, &QAction::triggered, this, [this] {
+        confirmKill(selectedIds(), tr("Kill sandboxes"));
+    });
+    connect(m_killOrphansAction, &QAction::triggered, this, [this] {
+        confirmKill(m_model->orphanIds(), tr("Kill all orphans"));
+    });
+    connect(m_extendAction, &QAction::triggered, this, &MainWindow::extendSelected);
+    connect(m_pauseAction, &QAction::triggered, this, [this] {
+        const QStringList ids = selectedIds();
+        runOnSandboxes(ids, tr("Pausing %n sandbox(es)…", nullptr, int(ids.size())), [this](const QString &id) {
+            return new PauseSandboxJob(m_network, m_connection, id, this);
+        });
+        m_actionDoneText = tr("Paused %n sandbox(es).", nullptr, int(ids.size()));
+    });
+    connect(m_resumeAction, &QAction::triggered, this, [this] {
+        const QStringList ids = selectedIds();
+        runOnSandboxes(ids, tr("Resuming %n sandbox(es)…", nullptr, int(ids.size())), [this](const QString &id) {
+            // Connect resumes and never shortens the time left.
+            return new ConnectSandboxJob(m_network, m_connection, id, kResumeTimeoutSeconds, this);
+        });
+        m_actionDoneText = tr("Resumed %n sandbox(es).", nullptr, int(ids.size()));
+    });
+    connect(m_copyIdAction, &QAction::triggered, this, [this] {
+        copyToClipboard(selectedIds().join(QLatin1Char('\n')), tr("ID"));
+    });
+    connect(m_copyMcpAction, &QAction::triggered, this, [this] {
+        QStringList urls;
+        for (const QString &id : selectedIds()) {
+            if (const Sandbox *s = m_model->sandbox(id)) {
+                if (const QString url = sandboxMcpUrl(m_connection, *s); !url.isEmpty())
+                    urls.append(url);
+            }
+        }
+        if (urls.isEmpty())
+            statusBar()->showMessage(tr("These sandboxes have no public MCP URL."), 5000);
+        copyToClipboard(urls.join(QLatin1Char('\n')), tr("MCP URL"));
+    });
+}
+
+void MainWindow::createToolBar()
+{
+    auto *toolBar = addToolBar(tr("Main"));
+    toolBar->setObjectName(QStringLiteral("mainToolBar"));
+    toolBar->setMovable(false);
+    toolBar->setToolButtonStyle(Qt::ToolButtonTextBesideIcon);
+
+    m_profileCombo = new QComboBox(toolBar);
+    m_profileCombo->setObjectName(QStringLiteral("profileCombo"));
+    m_profileCombo->setAccessibleName(tr("Profile"));
+    m_profileCombo->setToolTip(tr("Which E2B deployment to show"));
+    m_profileCombo->addItem(tr("Local (this computer)"), QStringLiteral("local"));
+    auto *profileLabel = new QLabel(tr("&Profile:"), toolBar);
+    profileLabel->setBuddy(m_profileCombo);
+    profileLabel->setContentsMargins(4, 0, 4, 0);
+    toolBar->addWidget(profileLabel);
+    toolBar->addWidget(m_profileCombo);
+    toolBar->addSeparator();
+
+    toolBar->addAction(m_refreshAction);
+    m_intervalCombo = new QComboBox(toolBar);
+    m_intervalCombo->setObjectName(QStringLiteral("intervalCombo"));
+    m_intervalCombo->setAccessibleName(tr("Auto-refresh interval"));
+    m_intervalCombo->setToolTip(tr("Refresh the list automatically (paused while minimised)"));
+    for (int seconds : kIntervals)
+        m_intervalCombo->addItem(seconds == 0 ? tr("Auto-refresh off") : tr("Every %1 s").arg(seconds), seconds);
+    m_intervalCombo->setCurrentIndex(m_intervalCombo->findData(kDefaultInterval));
+    connect(m_intervalCombo, &QComboBox::currentIndexChanged, this, [this] { updateAutoRefresh(); });
+    toolBar->addWidget(m_intervalCombo);
+    toolBar->addSeparator();
+
+    toolBar->addAction(m_newAction);
+    toolBar->addAction(m_killAction);
+    toolBar->addAction(m_killOrphansAction);
+    toolBar->addAction(m_extendAction);
+    toolBar->addAction(m_pauseAction);
+    toolBar->addAction(m_resumeAction);
+    toolBar->addSeparator();
+    toolBar->addAction(m_copyIdAction);
+    toolBar->addAction(m_copyMcpAction);
+    // Less important actions drop their text first when the window is narrow.
+    for (QAction *action : {m_killOrphansAction, m_extendAction, m_copyIdAction, m_copyMcpAction}) {
+        if (auto *button = qobject_cast<QToolButton *>(toolBar->widgetForAction(action)))
+            button->setToolButtonStyle(Qt::ToolButtonIconOnly);
+    }
+}
+
+void MainWindow::createCentralWidget()
+{
+    auto *central = new QWidget(this);
+    auto *layout = new QVBoxLayout(central);
+    layout->setContentsMargins(6, 6, 6, 0);
+    layout->setSpacing(6);
+
+    m_banner = new MessageBanner(central);
+    m_banner->addAction(m_retryAction);
+    m_banner->hide();
+    layout->addWidget(m_banner);
+
+    // The filter bar.
+    auto *filterBar = new QHBoxLayout;
+    m_filterEdit = new QLineEdit(central);
+    m_filterEdit->setObjectName(QStringLiteral("filterEdit"));
+    m_filterEdit->setPlaceholderText(tr("Filter by ID, template or metadata (Ctrl+F)"));
+    m_filterEdit->setAccessibleName(tr("Filter text"));
+    m_filterEdit->setClearButtonEnabled(true);
+    m_filterEdit->addAction(themedIcon(QStringLiteral("filter"), palette()), QLineEdit::LeadingPosition);
+    connect(m_filterEdit, &QLineEdit::textChanged, m_proxy, &SandboxFilterProxyModel::setText);
+    connect(m_findAction, &QAction::triggered, this, [this] {
+        m_filterEdit->setFocus(Qt::ShortcutFocusReason);
+        m_filterEdit->selectAll();
+    });
+    m_stateFilter = new QComboBox(central);
+    m_stateFilter->setObjectName(QStringLiteral("stateFilter"));
+    m_stateFilter->setAccessibleName(tr("State filter"));
+    m_stateFilter->addItem(tr("All states"), int(SandboxFilterProxyModel::StateFilter::All));
+    m_stateFilter->addItem(tr("Running"), int(SandboxFilterProxyModel::StateFilter::Running));
+    m_stateFilter->addItem(tr("Paused"), int(SandboxFilterProxyModel::StateFilter::Paused));
+    connect(m_stateFilter, &QComboBox::currentIndexChanged, this, [this] {
+        m_proxy->setStateFilter(SandboxFilterProxyModel::StateFilter(m_stateFilter->currentData().toInt()));
+    });
+    m_orphansOnly = new QCheckBox(tr("&Orphans only"), central);
+    m_orphansOnly->setObjectName(QStringLiteral("orphansOnly"));
+    m_orphansOnly->setAccessibleName(tr("Show orphans only"));
+    connect(m_orphansOnly, &QCheckBox::toggled, m_proxy, &SandboxFilterProxyModel::setOrphansOnly);
+    filterBar->addWidget(m_filterEdit, 1);
+    filterBar->addWidget(m_stateFilter);
+    filterBar->addWidget(m_orphansOnly);
+    layout->addLayout(filterBar);
+
+    auto *table = new SandboxTableView(central);
+    m_table = table;
+    table->setObjectName(QStringLiteral("sandboxTable"));
+    table->setAccessibleName(tr("Sandboxes"));
+    table->setModel(m_proxy);
+    table->setSortingEnabled(true);
+    table->sortByColumn(SandboxTableModel::StartedColumn, Qt::DescendingOrder);
+    table->setSelectionBehavior(QAbstractItemView::SelectRows);
+    table->setSelectionMode(QAbstractItemView::ExtendedSelection);
+    table->setEditTriggers(QAbstractItemView::NoEditTriggers);
+    table->setAlternatingRowColors(true);
+    table->setWordWrap(false);
+    table->setShowGrid(false);
+    table->setContextMenuPolicy(Qt::CustomContextMenu);
+    table->verticalHeader()->hide();
+    table->verticalHeader()->setDefaultSectionSize(table->fontMetrics().height() + 10);
+    // Uniform rows: the view need not measure 10,000 of them.
+    table->verticalHeader()->setSectionResizeMode(QHeaderView::Fixed);
+    QHeaderView *header = table->horizontalHeader();
+    header->setSectionsMovable(true);
+    header->setHighlightSections(false);
+    header->setSectionResizeMode(QHeaderView::Interactive);
+    header->setStretchLastSection(false);
+    header->setSectionResizeMode(SandboxTableModel::MetadataColumn, QHeaderView::Stretch);
+    header->setSectionResizeMode(SandboxTableModel::FlagColumn, QHeaderView::Fixed);
+    const QFontMetrics mono(QFontDatabase::systemFont(QFontDatabase::FixedFont));
+    table->setColumnWidth(SandboxTableModel::IdColumn, mono.horizontalAdvance(QString(22, QLatin1Char('m'))));
+    table->setColumnWidth(SandboxTableModel::TemplateColumn, 120);
+    table->setColumnWidth(SandboxTableModel::StateColumn, 100);
+    table->setColumnWidth(SandboxTableModel::StartedColumn, 140);
+    table->setColumnWidth(SandboxTableModel::TimeLeftColumn, 80);
+    table->setColumnWidth(SandboxTableModel::CpuColumn, 50);
+    table->setColumnWidth(SandboxTableModel::MemoryColumn, 80);
+    table->setColumnWidth(SandboxTableModel::FlagColumn, 30);
+    table->setPlaceholderText(tr("No sandboxes yet."));
+
+    connect(table, &QWidget::customContextMenuRequested, this, [this](const QPoint &pos) {
+        // popup(), not exec(): no nested event loop; the menu deletes itself on close.
+        auto *menu = new QMenu(this);
+        menu->setAttribute(Qt::WA_DeleteOnClose);
+        menu->addAction(m_copyIdAction);
+        menu->addAction(m_copyMcpAction);
+        menu->addSeparator();
+        menu->addAction(m_extendAction);
+        menu->addAction(m_pauseAction);
+        menu->addAction(m_resumeAction);
+        menu->addSeparator();
+        menu->addAction(m_killAction);
+        menu->popup(m_table->viewport()->mapToGlobal(pos));
+    });
+    connect(table->selectionModel(), &QItemSelectionModel::selectionChanged, this, [this] {
+        updateActions();
+        updateDetail();
+    });
+    connect(m_model, &QAbstractItemModel::dataChanged, this,
+            [this](const QModelIndex &topLeft, const QModelIndex &bottomRight) {
+                const int row = m_model->rowOf(m_detail->sandboxId());
+                if (row >= topLeft.row() && row <= bottomRight.row())
+                    updateDetail();
+            });
+    connect(m_model, &QAbstractItemModel::rowsRemoved, this, [this] { updateDetail(); });
+
+    m_detail = new DetailPane(central);
+    connect(m_detail, &DetailPane::copyRequested, this, &MainWindow::copyToClipboard);
+
+    m_splitter = new QSplitter(Qt::Horizontal, central);
+    m_splitter->setObjectName(QStringLiteral("mainSplitter"));
+    m_splitter->addWidget(table);
+    m_splitter->addWidget(m_detail);
+    m_splitter->setStretchFactor(0, 3);
+    m_splitter->setStretchFactor(1, 1);
+    m_splitter->setChildrenCollapsible(false);
+    layout->addWidget(m_splitter, 1);
+    setCentralWidget(central);
+    updateDetail();
+}
+
+void MainWindow::createStatusBar()
+{
+    const auto make = [this](const char *name, const QString &accessibleName) {
+        auto *label = new QLabel(this);
+        label->setObjectName(QLatin1String(name));
+        label->setAccessibleName(accessibleName);
+        label->setContentsMargins(6, 0, 6, 0);
+        return label;
+    };
+    m_progressLabel = make("progressLabel", tr("Progress"));
+    m_cancelButton = new QToolButton(this);
+    m_cancelButton->setText(tr("Cancel"));
+    m_cancelButton->setAccessibleName(tr("Cancel the running actions"));
+    m_cancelButton->setAutoRaise(true);
+    connect(m_cancelButton, &QToolButton::clicked, this, [this] {
+        const auto jobs = m_actionJobs;
+        for (Job *job : jobs)
+            job->cancel();
+    });
+    m_progressLabel->hide();
+    m_cancelButton->hide();
+    statusBar()->addWidget(m_progressLabel);
+    statusBar()->addWidget(m_cancelButton);
+
+    m_profileLabel = make("profileLabel", tr("Profile"));
+    m_connectionLabel = make("connectionLabel", tr("Connection state"));
+    m_countsLabel = make("countsLabel", tr("Sandbox counts"));
+    m_lastRefreshLabel = make("lastRefreshLabel", tr("Last refresh"));
+    statusBar()->addPermanentWidget(m_profileLabel);
+    statusBar()->addPermanentWidget(m_connectionLabel);
+    statusBar()->addPermanentWidget(m_countsLabel);
+    statusBar()->addPermanentWidget(m_lastRefreshLabel);
+    m_profileLabel->setText(m_profileCombo->currentText());
+    updateStatusCounts();
+}
+
+void MainWindow::connectProfile()
+{
+    m_connected = false;
+    m_profileLabel->setText(m_profileCombo->currentText());
+    setWindowTitle(tr("Sandbox Desk — %1").arg(m_profileCombo->currentText()));
+    if (m_options.localConnection) {
+        m_connection = *m_options.localConnection;
+        m_connected = true;
+        setConnectionState(ConnectionState::Connecting);
+        refresh();
+        return;
+    }
+    if (m_connectJob)
+        return;
+    auto *job = new LocalBackendStarter(m_network, m_options.localPort, this);
+    job->setStartAllowed(m_options.startLocalBackend);
+    if (!m_options.localKeyFile.isEmpty())
+        job->setKeyFile(m_options.localKeyFile);
+    m_connectJob = job;
+    setConnectionState(ConnectionState::Connecting);
+    connect(job, &LocalBackendStarter::startingBackend, this, [this, job] {
+        setConnectionState(ConnectionState::StartingBackend);
+        statusBar()->showMessage(tr("Nothing answered on port %1: starting the local backend (pid %2)…")
+                                     .arg(m_options.localPort)
+                                     .arg(job->startedPid()));
+    });
+    connect(job, &Job::finished, this, [this, job] {
+        if (job->hasError()) {
+            setConnectionState(ConnectionState::Failed, job->error().message());
+            showError(job->error().message());
+            return;
+        }
+        m_connection = job->settings();
+        m_connected = true;
+        if (job->startedBackend())
+            statusBar()->showMessage(tr("Started the local backend on port %1 (pid %2).")
+                                         .arg(m_options.localPort)
+                                         .arg(job->startedPid()),
+                                     15000);
+        refresh();
+    });
+    job->start();
+}
+
+void MainWindow::setConnectionState(ConnectionState state, const QString &detail)
+{
+    m_connectionState = state;
+    switch (state) {
+    case ConnectionState::Connecting:
+        m_connectionLabel->setText(tr("Connecting…"));
+        break;
+    case ConnectionState::StartingBackend:
+        m_connectionLabel->setText(tr("Starting the local backend…"));
+        break;
+    case ConnectionState::Connected:
+        m_connectionLabel->setText(tr("Connected"));
+        break;
+    case ConnectionState::Failed:
+        m_connectionLabel->setText(tr("Disconnected"));
+        break;
+    }
+    m_connectionLabel->setToolTip(detail);
+    updateActions();
+    Q_EMIT connectionStateChanged(state);
+}
+
+void MainWindow::refresh()
+{
+    if (!m_connected) {
+        if (!m_connectJob)
+            connectProfile();
+        return;
+    }
+    if (m_refreshJob) {
+        // One list at a time; the one running will show the newest state anyway.
+        return;
+    }
+    auto *job = new ListSandboxesJob(m_network, m_connection, {}, this);
+    m_refreshJob = job;
+    m_refreshAction->setEnabled(false);
+    connect(job, &Job::finished, this, &MainWindow::onListFinished);
+    job->start();
+}
+
+void MainWindow::onListFinished(Job *job)
+{
+    m_refreshAction->setEnabled(true);
+    m_refreshJob = nullptr;
+    if (job->hasError()) {
+        Error error = job->error();
+        error.withContext(tr("Could not refresh the list"));
+        setConnectionState(ConnectionState::Failed, error.message());
+        m_model->setStale(true);
+        QString text = error.message();
+        if (m_lastGoodRefresh.isValid())
+            text += QLatin1Char(' ')
+                    + tr("Showing the list from %1, which may be out of date.")
+                          .arg(QLocale().toString(m_lastGoodRefresh.time(), QLocale::ShortFormat));
+        showError(text);
+        updateStatusCounts();
+        Q_EMIT refreshed(false);
+        return;
+    }
+    const auto *list = static_cast<ListSandboxesJob *>(job);
+    m_model->setSandboxes(list->sandboxes());
+    m_model->setStale(false);
+    m_lastGoodRefresh = QDateTime::currentDateTime();
+    m_banner->hide();
+    setConnectionState(ConnectionState::Connected);
+    updateStatusCounts();
+    updateActions();
+    Q_EMIT refreshed(true);
+}
+
+void MainWindow::showError(const QString &text)
+{
+    m_banner->setMessage(MessageBanner::Type::Error, text);
+    m_banner->show();
+}
+
+int MainWindow::refreshInterval() const
+{
+    return m_intervalCombo->currentData().toInt();
+}
+
+void MainWindow::setRefreshInterval(int seconds)
+{
+    const int index = m_intervalCombo->findData(seconds);
+    if (index >= 0)
+        m_intervalCombo->setCurrentIndex(index);
+}
+
+void MainWindow::updateAutoRefresh()
+{
+    const int seconds = refreshInterval();
+    const bool run = seconds > 0 && !isMinimized();
+    if (run) {
+        if (!m_autoRefresh.isActive() || m_autoRefresh.interval() != seconds * 1000)
+            m_autoRefresh.start(seconds * 1000);
+    } else {
+        m_autoRefresh.stop();
+    }
+    // Nobody watches the countdown of a minimised window.
+    m_model->setCountdownRunning(!isMinimized());
+}
+
+void MainWindow::changeEvent(QEvent *event)
+{
+    QMainWindow::changeEvent(event);
+    if (event->type() == QEvent::WindowStateChange) {
+        const bool wasRunning = m_autoRefresh.isActive();
+        updateAutoRefresh();
+        // Back from minimised: show the current state at once, not in N seconds.
+        if (!wasRunning && m_autoRefresh.isActive() && m_connected)
+            refresh();
+    } else if (event->type() == QEvent::PaletteChange) {
+        for (QAction *action : actions()) {
+            const QString name = action->objectName();
+            if (name.endsWith(QLatin1String("Action")))
+                action->setIcon(themedIcon(name.chopped(6), palette()));
+        }
+    }
+}
+
+QStringList MainWindow::selectedIds() const
+{
+    QStringList ids;
+    QModelIndexList rows = m_table->selectionModel()->selectedRows();
+    std::sort(rows.begin(), rows.end(), [](const QModelIndex &a, const QModelIndex &b) { return a.row() < b.row(); });
+    for (const QModelIndex &index : std::as_const(rows))
+        ids.append(index.data(SandboxTableModel::SandboxIdRole).toString());
+    return ids;
+}
+
+bool MainWindow::selectSandbox(const QString &sandboxId)
+{
+    const int row = m_model->rowOf(sandboxId);
+    if (row < 0)
+        return false;
+    const QModelIndex index = m_proxy->mapFromSource(m_model->index(row, 0));
+    if (!index.isValid())
+        return false;
+    m_table->selectionModel()->setCurrentIndex(
+        index, QItemSelectionModel::ClearAndSelect | QItemSelectionModel::Rows);
+    m_table->scrollTo(index);
+    return true;
+}
+
+void MainWindow::setOrphanFlags(const QHash<QString, OrphanFlag> &flags)
+{
+    m_model->setOrphanFlags(flags);
+    updateStatusCounts();
+    updateActions();
+}
+
+void MainWindow::updateActions()
+{
+    const int selected = m_table ? int(m_table->selectionModel()->selectedRows().size()) : 0;
+    const bool busy = !m_actionJobs.isEmpty();
+    m_killAction->setEnabled(m_connected && selected > 0 && !busy);
+    m_extendAction->setEnabled(m_connected && selected > 0 && !busy);
+    bool anyRunning = false;
+    bool anyPaused = false;
+    if (selected > 0) {
+        for (const QString &id : selectedIds()) {
+            if (const Sandbox *s = m_model->sandbox(id)) {
+                anyRunning |= s->state == SandboxState::Running;
+                anyPaused |= s->state == SandboxState::Paused;
+            }
+        }
+    }
+    m_pauseAction->setEnabled(m_connected && anyRunning && !busy);
+    m_resumeAction->setEnabled(m_connected && anyPaused && !busy);
+    m_copyIdAction->setEnabled(selected > 0);
+    m_copyMcpAction->setEnabled(selected > 0);
+    m_killOrphansAction->setEnabled(m_connected && !busy && m_model->count(SandboxTableModel::DisplayState::Orphan) > 0);
+}
+
+void MainWindow::updateStatusCounts()
+{
+    const int running = m_model->count(SandboxTableModel::DisplayState::Running);
+    const int paused = m_model->count(SandboxTableModel::DisplayState::Paused);
+    const int orphans = m_model->count(SandboxTableModel::DisplayState::Orphan);
+    QString text = tr("%1 running, %2 paused").arg(running).arg(paused);
+    if (orphans > 0)
+        text += QStringLiteral(", ") + tr("%n orphan(s)", nullptr, orphans);
+    m_countsLabel->setText(text);
+    if (!m_lastGoodRefresh.isValid()) {
+        m_lastRefreshLabel->setText(tr("Not refreshed yet"));
+    } else {
+        const QString time = QLocale().toString(m_lastGoodRefresh.time(), QLocale::LongFormat);
+        m_lastRefreshLabel->setText(m_model->isStale() ? tr("Stale: last good refresh %1").arg(time)
+                                                       : tr("Refreshed %1").arg(time));
+    }
+}
+
+void MainWindow::updateDetail()
+{
+    if (!m_detail || !m_table)
+        return;
+    const QStringList ids = selectedIds();
+    if (ids.size() > 1) {
+        m_detail->showSandbox(nullptr, std::nullopt, m_connection, {},
+                              tr("%n sandboxes selected.", nullptr, int(ids.size())));
+        return;
+    }
+    const Sandbox *sandbox = ids.isEmpty() ? nullptr : m_model->sandbox(ids.first());
+    m_detail->showSandbox(sandbox, sandbox ? m_model->orphanFlag(sandbox->sandboxId) : std::nullopt,
+                          m_connection, QDateTime::currentDateTimeUtc(),
+                          m_model->rowCount() == 0 ? tr("No sandboxes to show.") : QString());
+}
+
+void MainWindow::confirmKill(const QStringList &ids, const QString &title)
+{
+    if (ids.isEmpty())
+        return;
+    // open(), not exec(): the confirmation must not spin a nested event loop.
+    auto *box = new QMessageBox(QMessageBox::Warning, title,
+                                tr("Kill %n sandbox(es)? Everything running in them is lost.", nullptr,
+                                   int(ids.size())),
+                                QMessageBox::Cancel, this);
+    box->setObjectName(QStringLiteral("killConfirmation"));
+    box->setInformativeText(idList(ids));
+    if (ids.size() > kMaxIdsListed)
+        box->setDetailedText(ids.join(QLatin1Char('\n')));
+    QPushButton *kill = box->addButton(tr("Kill"), QMessageBox::DestructiveRole);
+    kill->setObjectName(QStringLiteral("confirmKillButton"));
+    box->setDefaultButton(QMessageBox::Cancel);
+    box->setAttribute(Qt::WA_DeleteOnClose);
+    connect(box, &QMessageBox::finished, this, [this, box, kill, ids] {
+        if (box->clickedButton() != kill)
+            return;
+        runOnSandboxes(ids, tr("Killing %n sandbox(es)…", nullptr, int(ids.size())), [this](const QString &id) {
+            return new KillSandboxJob(m_network, m_connection, id, this);
+        });
+        m_actionDoneText = tr("Killed %n sandbox(es).", nullptr, int(ids.size()));
+    });
+    box->open();
+}
+
+void MainWindow::extendSelected()
+{
+    const QStringList ids = selectedIds();
+    if (ids.isEmpty())
+        return;
+    auto *dialog = new QInputDialog(this);
+    dialog->setObjectName(QStringLiteral("extendDialog"));
+    dialog->setWindowTitle(tr("Extend timeout"));
+    dialog->setLabelText(tr("Time left for %n sandbox(es), in minutes from now:", nullptr, int(ids.size())));
+    dialog->setInputMode(QInputDialog::IntInput);
+    dialog->setIntRange(1, 24 * 60);
+    dialog->setIntValue(15);
+    dialog->setAttribute(Qt::WA_DeleteOnClose);
+    connect(dialog, &QInputDialog::intValueSelected, this, [this, ids](int minutes) {
+        runOnSandboxes(ids, tr("Extending %n sandbox(es)…", nullptr, int(ids.size())),
+                       [this, minutes](const QString &id) {
+                           return new SetTimeoutJob(m_network, m_connection, id, minutes * 60, this);
+                       });
+        m_actionDoneText = tr("%n sandbox(es) now end in %1 minutes.", nullptr, int(ids.size())).arg(minutes);
+    });
+    dialog->open();
+}
+
+void MainWindow::runOnSandboxes(const QStringList &ids, const QString &progressText,
+                                const std::function<Job *(const QString &)> &makeJob)
+{
+    m_actionErrors.clear();
+    m_actionTotal = int(ids.size());
+    for (const QString &id : ids) {
+        Job *job = makeJob(id);
+        m_actionJobs.insert(job);
+        connect(job, &Job::finished, this, &MainWindow::onActionJobFinished);
+        job->start();
+    }
+    m_progressLabel->setText(progressText);
+    m_progressLabel->show();
+    m_cancelButton->show();
+    updateActions();
+}
+
+void MainWindow::onActionJobFinished(Job *job)
+{
+    m_actionJobs.remove(job);
+    if (job->hasError())
+        m_actionErrors.append(job->error().message());
+    if (!m_actionJobs.isEmpty())
+        return;
+    m_progressLabel->hide();
+    m_cancelButton->hide();
+    if (m_actionErrors.isEmpty()) {
+        statusBar()->showMessage(m_actionDoneText, 10000);
+    } else {
+        showError(tr("%1 of %2 actions failed: %3")
+                      .arg(m_actionErrors.size())
+                      .arg(m_actionTotal)
+                      .arg(m_actionErrors.first()));
+    }
+    updateActions();
+    // Show the result at once rather than at the next tick.
+    refresh();
+    Q_EMIT actionsFinished();
+}
+
+void MainWindow::copyToClipboard(const QString &text, const QString &what)
+{
+    if (text.isEmpty())
+        return;
+    QGuiApplication::clipboard()->setText(text);
+    statusBar()->showMessage(tr("Copied %1 to the clipboard.").arg(what), 5000);
+}
+
+void MainWindow::restoreState()
+{
+    if (!m_options.rememberState) {
+        updateAutoRefresh();
+        return;
+    }
+    QSettings settings;
+    restoreGeometry(settings.value(QStringLiteral("window/geometry")).toByteArray());
+    QMainWindow::restoreState(settings.value(QStringLiteral("window/state")).toByteArray());
+    m_splitter->restoreState(settings.value(QStringLiteral("window/splitter")).toByteArray());
+    m_table->horizontalHeader()->restoreState(settings.value(QStringLiteral("table/header")).toByteArray());
+    const int profile = m_profileCombo->findData(settings.value(QStringLiteral("profile/last")));
+    if (profile >= 0)
+        m_profileCombo->setCurrentIndex(profile);
+    setRefreshInterval(settings.value(QStringLiteral("refresh/interval"), kDefaultInterval).toInt());
+    updateAutoRefresh();
+}
+
+void MainWindow::saveState() const
+{
+    if (!m_options.rememberState)
+        return;
+    // Never secrets here: only layout and choices.
+    QSettings settings;
+    settings.setValue(QStringLiteral("window/geometry"), saveGeometry());
+    settings.setValue(QStringLiteral("window/state"), QMainWindow::saveState());
+    settings.setValue(QStringLiteral("window/splitter"), m_splitter->saveState());
+    settings.setValue(QStringLiteral("table/header"), m_table->horizontalHeader()->saveState());
+    settings.setValue(QStringLiteral("profile/last"), m_profileCombo->currentData());
+    settings.setValue(QStringLiteral("refresh/interval"), refreshInterval());
+}
+
+void MainWindow::closeEvent(QCloseEvent *event)
+{
+    saveState();
+    QMainWindow::closeEvent(event);
 }
 
 } // namespace sd

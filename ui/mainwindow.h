@@ -1,15 +1,177 @@
 #pragma once
 
+#include "api/connectionsettings.h"
+#include "common/job.h"
+#include "models/sandboxtablemodel.h"
+
+#include <QDateTime>
 #include <QMainWindow>
+#include <QPointer>
+#include <QSet>
+#include <QTimer>
+
+#include <optional>
+
+class QAction;
+class QCheckBox;
+class QComboBox;
+class QLabel;
+class QLineEdit;
+class QNetworkAccessManager;
+class QSplitter;
+class QTableView;
+class QToolButton;
 
 namespace sd {
 
+class DetailPane;
+class MessageBanner;
+class SandboxFilterProxyModel;
+
+/// How the desktop application starts.
+struct DesktopOptions
+{
+    /// Port of the local backend for the "Local (this computer)" profile.
+    quint16 localPort = 49900;
+    /// Start sandbox-desk-local when nothing answers on localPort.
+    bool startLocalBackend = true;
+    /// Where the local backend's API key is read from (empty: the default file).
+    QString localKeyFile;
+    /// Use these settings for the Local profile instead of probing (tests).
+    std::optional<ConnectionSettings> localConnection;
+    /// Read and write window state in QSettings.
+    bool rememberState = true;
+};
+
+/// The main window: the sandbox table of the chosen profile with its filter bar,
+/// auto-refresh, the actions on the selection, an inline banner for failures, the
+/// detail pane and the status bar.
 class MainWindow : public QMainWindow
 {
     Q_OBJECT
 
 public:
-    explicit MainWindow(QWidget *parent = nullptr);
+    enum class ConnectionState { Connecting, StartingBackend, Connected, Failed };
+    Q_ENUM(ConnectionState)
+
+    explicit MainWindow(DesktopOptions options = {}, QWidget *parent = nullptr);
+    ~MainWindow() override;
+
+    SandboxTableModel *model() const { return m_model; }
+    SandboxFilterProxyModel *proxy() const { return m_proxy; }
+    QTableView *table() const { return m_table; }
+    MessageBanner *banner() const { return m_banner; }
+    DetailPane *detailPane() const { return m_detail; }
+    ConnectionState connectionState() const { return m_connectionState; }
+    const ConnectionSettings &connection() const { return m_connection; }
+    QDateTime lastGoodRefresh() const { return m_lastGoodRefresh; }
+    bool isRefreshing() const { return m_refreshJob != nullptr; }
+    /// Auto-refresh interval in seconds; 0 is off.
+    int refreshInterval() const;
+    bool isAutoRefreshActive() const { return m_autoRefresh.isActive(); }
+
+    /// Sandbox IDs of the selected rows, in view order.
+    QStringList selectedIds() const;
+    /// Selects the row of `sandboxId` (returns false if it is not shown).
+    bool selectSandbox(const QString &sandboxId);
+    /// Orphan flags from the orphan detector.
+    void setOrphanFlags(const QHash<QString, OrphanFlag> &flags);
+
+    QAction *refreshAction() const { return m_refreshAction; }
+    QAction *newSandboxAction() const { return m_newAction; }
+    QAction *killAction() const { return m_killAction; }
+    QAction *killOrphansAction() const { return m_killOrphansAction; }
+    QAction *extendAction() const { return m_extendAction; }
+    QAction *pauseAction() const { return m_pauseAction; }
+    QAction *resumeAction() const { return m_resumeAction; }
+    QAction *copyIdAction() const { return m_copyIdAction; }
+    QAction *copyMcpUrlAction() const { return m_copyMcpAction; }
+
+public Q_SLOTS:
+    void refresh();
+    void setRefreshInterval(int seconds);
+
+Q_SIGNALS:
+    /// After each refresh, good or failed.
+    void refreshed(bool ok);
+    /// When a batch of actions (kill, extend...) has finished.
+    void actionsFinished();
+    void connectionStateChanged(sd::MainWindow::ConnectionState state);
+
+protected:
+    void closeEvent(QCloseEvent *event) override;
+    void changeEvent(QEvent *event) override;
+
+private:
+    void createActions();
+    void createToolBar();
+    void createCentralWidget();
+    void createStatusBar();
+    void connectProfile();
+    void setConnectionState(ConnectionState state, const QString &detail = {});
+    void onListFinished(Job *job);
+    void updateActions();
+    void updateStatusCounts();
+    void updateDetail();
+    void updateAutoRefresh();
+    void showError(const QString &text);
+    void confirmKill(const QStringList &ids, const QString &title);
+    void runOnSandboxes(const QStringList &ids, const QString &progressText,
+                        const std::function<Job *(const QString &id)> &makeJob);
+    void onActionJobFinished(Job *job);
+    void extendSelected();
+    void copyToClipboard(const QString &text, const QString &what);
+    void restoreState();
+    void saveState() const;
+
+    DesktopOptions m_options;
+    QNetworkAccessManager *m_network;
+    ConnectionSettings m_connection;
+    ConnectionState m_connectionState = ConnectionState::Connecting;
+    bool m_connected = false;
+
+    SandboxTableModel *m_model;
+    SandboxFilterProxyModel *m_proxy;
+    QTableView *m_table = nullptr;
+    MessageBanner *m_banner = nullptr;
+    DetailPane *m_detail = nullptr;
+    QSplitter *m_splitter = nullptr;
+    QLineEdit *m_filterEdit = nullptr;
+    QComboBox *m_stateFilter = nullptr;
+    QCheckBox *m_orphansOnly = nullptr;
+    QComboBox *m_profileCombo = nullptr;
+    QComboBox *m_intervalCombo = nullptr;
+
+    QLabel *m_profileLabel = nullptr;
+    QLabel *m_connectionLabel = nullptr;
+    QLabel *m_countsLabel = nullptr;
+    QLabel *m_lastRefreshLabel = nullptr;
+    QLabel *m_progressLabel = nullptr;
+    QToolButton *m_cancelButton = nullptr;
+
+    QAction *m_refreshAction = nullptr;
+    QAction *m_newAction = nullptr;
+    QAction *m_killAction = nullptr;
+    QAction *m_killOrphansAction = nullptr;
+    QAction *m_extendAction = nullptr;
+    QAction *m_pauseAction = nullptr;
+    QAction *m_resumeAction = nullptr;
+    QAction *m_copyIdAction = nullptr;
+    QAction *m_copyMcpAction = nullptr;
+    QAction *m_findAction = nullptr;
+    QAction *m_retryAction = nullptr;
+
+    QTimer m_autoRefresh;
+    QPointer<Job> m_refreshJob;
+    QPointer<Job> m_connectJob;
+    QDateTime m_lastGoodRefresh;
+    bool m_refreshPending = false;
+
+    // The batch of actions in flight (kill, extend...), for progress and cancel.
+    QSet<Job *> m_actionJobs;
+    int m_actionTotal = 0;
+    QStringList m_actionErrors;
+    QString m_actionDoneText;
 };
 
 } // namespace sd

@@ -2,6 +2,8 @@
 
 #include "common/logging.h"
 #include "local/apikeyfile.h"
+#include "local/envdservice.h"
+#include "local/processrunner.h"
 #include "local/localserver.h"
 #include "local/shutdownsignals.h"
 
@@ -19,12 +21,14 @@ void fail(const QString &message)
     std::fprintf(stderr, "sandbox-desk-local: %s\n", qPrintable(message));
 }
 
-QString resolveIsolation(const QString &requested)
+// "auto" takes bwrap when it can really build a jail here (checked once, before serving).
+QString resolveIsolation(const QString &requested, QString *error)
 {
-    if (requested == QLatin1String("auto"))
-        return QStandardPaths::findExecutable(QStringLiteral("bwrap")).isEmpty() ? QStringLiteral("none")
-                                                                                 : QStringLiteral("bwrap");
-    return requested;
+    if (requested == QLatin1String("none"))
+        return requested;
+    if (sd::local::ProcessRunner::probeBwrap(error))
+        return QStringLiteral("bwrap");
+    return requested == QLatin1String("auto") ? QStringLiteral("none") : QString();
 }
 
 QString urlHost(const QHostAddress &address)
@@ -116,10 +120,22 @@ int main(int argc, char **argv)
         return 1;
     }
     options.faultInjection = parser.isSet(faultOption);
-    options.isolation = resolveIsolation(isolation);
+    QString isolationError;
+    options.isolation = resolveIsolation(isolation, &isolationError);
+    if (options.isolation.isEmpty()) {
+        fail(QStringLiteral("--isolation bwrap: %1").arg(isolationError));
+        return 1;
+    }
     options.version = QCoreApplication::applicationVersion();
 
     sd::local::LocalServer server(options);
+    // The data plane: sandbox processes (jailed or not) and envd. The local mcp-gateway
+    // is built next to this binary.
+    sd::local::ProcessRunner runner({options.stateDir,
+                                     options.isolation == QLatin1String("bwrap") ? sd::local::Isolation::Bwrap
+                                                                                 : sd::local::Isolation::None,
+                                     QCoreApplication::applicationDirPath()});
+    sd::local::EnvdService envd(&server, &runner);
     QString error;
     if (!server.listenOn(address, quint16(port), &error)) {
         fail(QStringLiteral("cannot listen on %1:%2: %3").arg(listenText).arg(port).arg(error));

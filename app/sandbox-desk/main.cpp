@@ -1,11 +1,18 @@
-#include "mainwindow.h"
+#include "commandline.h"
+#include "desktopapp.h"
 
 #include <QApplication>
 
 int main(int argc, char **argv)
 {
+    // Fixes where settings and the creation journal live, for both modes.
+    QCoreApplication::setOrganizationName(QStringLiteral("sandbox-desk"));
+    QCoreApplication::setApplicationName(QStringLiteral("sandbox-desk"));
+    if (sd::isCommandLineMode(argc, argv)) {
+        // No display needed: the command-line mode never creates a widget.
+        QCoreApplication app(argc, argv);
+        return sd::runCommandLine(app);
+    }
     QApplication app(argc, argv);
-    sd::MainWindow window;
-    window.show();
-    return app.exec();
+    return sd::runDesktopApp(app);
 }

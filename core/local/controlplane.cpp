@@ -408,7 +408,10 @@ HttpResponse ControlPlane::getSandbox(const QString &id)
     const SandboxRecord *record = m_registry->find(id);
     if (!record)
         return notFound(id);
-    return HttpResponse::json(200, sandboxDetailJson(*record));
+    QJsonObject detail = sandboxDetailJson(*record);
+    // Not in E2B's schema: lets the app show that a local sandbox is not isolated.
+    detail.insert(QStringLiteral("isolation"), m_info.isolation);
+    return HttpResponse::json(200, detail);
 }
 
 HttpResponse ControlPlane::killSandbox(const QString &id)

@@ -20,6 +20,7 @@ constexpr ActionName kActionNames[] = {
     {FaultAction::Delay, "delay"},
     {FaultAction::EmptyAfter, "empty-after"},
     {FaultAction::GarbageAfter, "garbage-after"},
+    {FaultAction::CutAfterOutput, "cut-after-output"},
 };
 
 bool globMatch(const QString &glob, const QString &text)
@@ -87,7 +88,7 @@ std::optional<FaultRule> FaultInjector::parseRule(const QJsonObject &object, QSt
     const auto action = faultActionFromName(object.value(QStringLiteral("action")).toString());
     if (!action) {
         *error = QStringLiteral("rule field 'action' must be one of status, status-after, drop, "
-                                "drop-after, delay, empty-after, garbage-after");
+                                "drop-after, delay, empty-after, garbage-after, cut-after-output");
         return std::nullopt;
     }
     rule.action = *action;

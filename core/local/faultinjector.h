@@ -19,6 +19,7 @@ enum class FaultAction {
     Delay,         ///< wait `delayMs` (without blocking), then handle normally
     EmptyAfter,    ///< perform, then answer the success status with an empty body
     GarbageAfter,  ///< perform, then answer the success status with a non-JSON body
+    CutAfterOutput, ///< envd Start: send `chunks` (default 1) data events, then drop the stream
     // Extension point: the envd part adds its stream actions here (e.g. cutting a
     // stream after N bytes) together with their names in faultinjector.cpp; extra
     // parameters of a rule are in FaultRule::params.

@@ -68,6 +68,8 @@ public:
     /// part takes its own (stream) actions from here.
     FaultInjector *faults() { return &m_faults; }
     bool faultInjectionEnabled() const { return m_options.faultInjection; }
+    /// For the data plane's own routes (metrics).
+    Router *router() { return &m_router; }
 
     /// Not owned; may be null (envd requests then get 501). Set before serving.
     void setEnvdHandler(EnvdHandler *handler) { m_envdHandler = handler; }

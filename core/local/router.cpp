@@ -32,6 +32,11 @@ void Router::add(const QByteArray &method, const QString &pattern, Handler handl
     m_routes.append({method, splitPath(pattern), std::move(handler)});
 }
 
+void Router::prepend(const QByteArray &method, const QString &pattern, Handler handler)
+{
+    m_routes.prepend({method, splitPath(pattern), std::move(handler)});
+}
+
 Router::Match Router::match(const QByteArray &method, const QString &path) const
 {
     Match result;

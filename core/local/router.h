@@ -22,6 +22,8 @@ public:
     using Handler = std::function<HttpResponse(const HttpRequest &, const RouteParams &)>;
 
     void add(const QByteArray &method, const QString &pattern, Handler handler);
+    /// Like add(), but matched before every route added so far.
+    void prepend(const QByteArray &method, const QString &pattern, Handler handler);
 
     struct Match
     {

@@ -1,0 +1,656 @@
+#include "commandline.h"
+
+#include "api/sandboxjobs.h"
+#include "creation/creationjob.h"
+#include "creation/installation.h"
+#include "journal/creationjournal.h"
+#include "mcp/mcpconfigcheck.h"
+#include "orphans/orphandetector.h"
+#include "profiles/keystore.h"
+#include "profiles/profilestore.h"
+#include "profiles/resolveprofilejob.h"
+
+#include <QCoreApplication>
+#include <QFile>
+#include <QJsonArray>
+#include <QJsonDocument>
+#include <QJsonObject>
+#include <QNetworkAccessManager>
+#include <QSettings>
+#include <QSocketNotifier>
+#include <QTextStream>
+
+#include <csignal>
+#include <sys/socket.h>
+#include <unistd.h>
+
+#include <cstdio>
+
+namespace sd {
+
+namespace {
+
+const char *const actionOptions[] = {"--list", "--orphans", "--kill-orphans", "--create", "--kill", "--history"};
+
+int signalFds[2] = {-1, -1};
+
+void onSignal(int)
+{
+    const char byte = 1;
+    [[maybe_unused]] const ssize_t n = ::write(signalFds[0], &byte, 1);
+}
+
+QJsonValue orNull(const QString &text)
+{
+    return text.isEmpty() ? QJsonValue() : QJsonValue(text);
+}
+
+QString isoTime(const QDateTime &time)
+{
+    return time.isValid() ? time.toUTC().toString(Qt::ISODate) : QString();
+}
+
+QJsonValue rollbackJson(const std::optional<RollbackReport> &report)
+{
+    if (!report)
+        return QJsonValue();
+    QJsonObject json{{QStringLiteral("attempts"), report->attempts},
+                     {QStringLiteral("outcome"), toString(report->outcome)},
+                     {QStringLiteral("error"), orNull(report->error)}};
+    if (report->found)
+        json.insert(QStringLiteral("found"), *report->found);
+    if (!report->summary.isEmpty())
+        json.insert(QStringLiteral("summary"), report->summary);
+    return json;
+}
+
+QJsonObject sandboxJson(const Sandbox &sandbox, const std::optional<Orphan> &orphan)
+{
+    QJsonObject metadata;
+    for (auto it = sandbox.metadata.begin(); it != sandbox.metadata.end(); ++it)
+        metadata.insert(it.key(), it.value());
+    QJsonObject json{{QStringLiteral("sandboxId"), sandbox.sandboxId},
+                     {QStringLiteral("templateId"), sandbox.templateId},
+                     {QStringLiteral("state"), toString(sandbox.state)},
+                     {QStringLiteral("startedAt"), orNull(isoTime(sandbox.startedAt))},
+                     {QStringLiteral("endAt"), orNull(isoTime(sandbox.endAt))},
+                     {QStringLiteral("metadata"), metadata}};
+    if (orphan) {
+        json.insert(QStringLiteral("orphan"), QJsonObject{{QStringLiteral("reason"), toString(orphan->reason)},
+                                                          {QStringLiteral("detail"), orphan->evidence}});
+    } else {
+        json.insert(QStringLiteral("orphan"), QJsonValue());
+    }
+    return json;
+}
+
+QJsonObject recordJson(const CreationRecord &r)
+{
+    QJsonObject json{{QStringLiteral("creationId"), r.creationId},
+                     {QStringLiteral("templateId"), r.templateId},
+                     {QStringLiteral("mcpServers"), QJsonArray::fromStringList(r.mcpServers)},
+                     {QStringLiteral("startedAt"), orNull(isoTime(r.startedAt))},
+                     {QStringLiteral("finishedAt"), orNull(isoTime(r.finishedAt))},
+                     {QStringLiteral("sandboxId"), orNull(r.sandboxId)},
+                     {QStringLiteral("state"), r.isFinished() ? toString(r.state) : QStringLiteral("unfinished")},
+                     {QStringLiteral("lastState"), toString(r.state)},
+                     {QStringLiteral("error"), orNull(r.error)},
+                     {QStringLiteral("gatewayStderr"), r.gatewayStderr},
+                     {QStringLiteral("rollback"), rollbackJson(r.rollback)},
+                     {QStringLiteral("orphanReason"), r.orphanReason ? QJsonValue(toString(*r.orphanReason)) : QJsonValue()},
+                     {QStringLiteral("foundSandboxIds"), QJsonArray::fromStringList(r.foundSandboxIds)},
+                     {QStringLiteral("orphansKilled"), QJsonArray::fromStringList(r.orphansKilled)}};
+    return json;
+}
+
+bool parsePairs(const QStringList &values, QMap<QString, QString> *out, QString *problem)
+{
+    for (const QString &value : values) {
+        const qsizetype eq = value.indexOf(QLatin1Char('='));
+        if (eq <= 0) {
+            *problem = value.section(QLatin1Char('='), 0, 0);
+            return false;
+        }
+        out->insert(value.left(eq), value.mid(eq + 1));
+    }
+    return true;
+}
+
+QString safeName(const QString &text)
+{
+    QString out;
+    for (QChar c : text)
+        out += c.isLetterOrNumber() || c == QLatin1Char('-') || c == QLatin1Char('.') ? c : QLatin1Char('_');
+    return out;
+}
+
+} // namespace
+
+bool isCommandLineMode(int argc, char **argv)
+{
+    for (int i = 1; i < argc; ++i) {
+        const QByteArray arg(argv[i]);
+        for (const char *option : actionOptions) {
+            if (arg == option)
+                return true;
+        }
+    }
+    return false;
+}
+
+int runCommandLine(QCoreApplication &app)
+{
+    CommandLine commandLine;
+    if (!commandLine.parse(app.arguments()))
+        return commandLine.exitCode();
+    commandLine.start();
+    return app.exec();
+}
+
+CommandLine::CommandLine(QObject *parent)
+    : QObject(parent)
+    , m_network(new QNetworkAccessManager(this))
+{
+    m_parser.setApplicationDescription(tr("Sandbox Desk: E2B sandboxes without a window."));
+    m_parser.addHelpOption();
+    m_parser.addOptions({
+        {QStringLiteral("list"), tr("List every sandbox (running and paused), orphans flagged.")},
+        {QStringLiteral("orphans"), tr("List only the orphans; exit code 3 when there is at least one.")},
+        {QStringLiteral("kill-orphans"), tr("Kill every orphan and report each.")},
+        {QStringLiteral("create"), tr("Create a sandbox (with --template, --mcp, --metadata, --env, --timeout).")},
+        {QStringLiteral("kill"), tr("Kill the sandboxes given as arguments.")},
+        {QStringLiteral("history"), tr("Show the journal's creations, newest first.")},
+        {QStringLiteral("json"), tr("Print one JSON document on stdout.")},
+        {QStringLiteral("profile"), tr("Use this profile (name or id)."), tr("NAME")},
+        {QStringLiteral("api-url"), tr("Use this API URL (key from E2B_API_KEY)."), tr("URL")},
+        {QStringLiteral("sandbox-url"), tr("Reach every sandbox's envd through this URL."), tr("URL")},
+        {QStringLiteral("gateway-grace"),
+         tr("How long a sandbox may be up before gateway-down can apply (default: the gateway budget)."),
+         tr("SECONDS")},
+        {QStringLiteral("gateway-budget"), tr("How long the MCP gateway may take to start (default 120)."),
+         tr("SECONDS")},
+        {QStringLiteral("template"), tr("The template (default mcp-gateway with --mcp, base without)."), tr("T")},
+        {QStringLiteral("mcp"), tr("The MCP configuration, a JSON object, from FILE or - for stdin."), tr("FILE")},
+        {QStringLiteral("metadata"), tr("A metadata entry (repeatable)."), tr("K=V")},
+        {QStringLiteral("env"), tr("An environment variable for the sandbox (repeatable)."), tr("K=V")},
+        {QStringLiteral("timeout"), tr("The sandbox's lifetime in seconds (default 300)."), tr("SECONDS")},
+        {QStringLiteral("force"), tr("Create even if the MCP configuration check finds errors.")},
+    });
+    m_parser.addPositionalArgument(QStringLiteral("ids"), tr("Sandbox ids for --kill."), tr("[ID...]"));
+}
+
+CommandLine::~CommandLine()
+{
+    if (signalFds[0] >= 0) {
+        ::signal(SIGINT, SIG_DFL);
+        ::signal(SIGTERM, SIG_DFL);
+        ::close(signalFds[0]);
+        ::close(signalFds[1]);
+        signalFds[0] = signalFds[1] = -1;
+    }
+}
+
+bool CommandLine::parse(const QStringList &arguments)
+{
+    QTextStream err(stderr);
+    if (!m_parser.parse(arguments)) {
+        err << m_parser.errorText() << "\n" << tr("Try --help.") << "\n";
+        m_exitCode = Usage;
+        return false;
+    }
+    if (m_parser.isSet(QStringLiteral("help"))) {
+        QTextStream(stdout) << m_parser.helpText();
+        m_exitCode = Success;
+        return false;
+    }
+    m_json = m_parser.isSet(QStringLiteral("json"));
+    const QList<std::pair<QString, Action>> actions{
+        {QStringLiteral("list"), Action::List},       {QStringLiteral("orphans"), Action::Orphans},
+        {QStringLiteral("kill-orphans"), Action::KillOrphans}, {QStringLiteral("create"), Action::Create},
+        {QStringLiteral("kill"), Action::Kill},       {QStringLiteral("history"), Action::History}};
+    int count = 0;
+    for (const auto &[name, action] : actions) {
+        if (m_parser.isSet(name)) {
+            m_action = action;
+            ++count;
+        }
+    }
+    const auto usage = [&](const QString &message) {
+        err << message << "\n" << tr("Try --help.") << "\n";
+        m_exitCode = Usage;
+        return false;
+    };
+    if (count != 1)
+        return usage(tr("Give exactly one of --list, --orphans, --kill-orphans, --create, --kill, --history."));
+    if (m_action == Action::Kill && m_parser.positionalArguments().isEmpty())
+        return usage(tr("--kill needs at least one sandbox id."));
+    if (m_action != Action::Kill && !m_parser.positionalArguments().isEmpty())
+        return usage(tr("Unexpected argument: %1").arg(m_parser.positionalArguments().constFirst()));
+    for (const char *option : {"gateway-grace", "gateway-budget", "timeout"}) {
+        const QString name = QString::fromLatin1(option);
+        if (!m_parser.isSet(name))
+            continue;
+        bool ok = false;
+        const double value = m_parser.value(name).toDouble(&ok);
+        if (!ok || value < 0)
+            return usage(tr("--%1 needs a number of seconds.").arg(name));
+    }
+    if (m_parser.isSet(QStringLiteral("api-url")) && !QUrl(m_parser.value(QStringLiteral("api-url"))).isValid())
+        return usage(tr("--api-url is not a valid URL."));
+    return true;
+}
+
+void CommandLine::start()
+{
+    if (m_action == Action::History) {
+        // No network: the journal is enough. The profile names the file.
+        resolveConnection([this] { runHistory(); });
+        return;
+    }
+    resolveConnection([this] {
+        switch (m_action) {
+        case Action::List:
+        case Action::Orphans:
+            runList();
+            break;
+        case Action::KillOrphans:
+            runKillOrphans();
+            break;
+        case Action::Create:
+            runCreate();
+            break;
+        case Action::Kill:
+            runKill();
+            break;
+        default:
+            finish(Usage);
+        }
+    });
+}
+
+void CommandLine::resolveConnection(std::function<void()> next)
+{
+    const QProcessEnvironment env = QProcessEnvironment::systemEnvironment();
+    const QString profileName = m_parser.value(QStringLiteral("profile"));
+    const bool needKey = m_action != Action::History;
+
+    if (m_parser.isSet(QStringLiteral("api-url"))) {
+        m_settings = ConnectionSettings::withEnvironment(ConnectionSettings::forDomain(QStringLiteral("e2b.app")), env);
+        m_settings.apiUrl = QUrl(m_parser.value(QStringLiteral("api-url")));
+        if (m_parser.isSet(QStringLiteral("sandbox-url")))
+            m_settings.sandboxUrl = QUrl(m_parser.value(QStringLiteral("sandbox-url")));
+        m_settings.apiKey = env.value(QStringLiteral("E2B_API_KEY")).trimmed();
+        const QString key = profileName.isEmpty()
+                                ? QStringLiteral("api-%1-%2").arg(safeName(m_settings.apiUrl.host())).arg(m_settings.apiUrl.port(0))
+                                : profileName;
+        if (needKey && m_settings.apiKey.isEmpty()) {
+            fail(Unreachable, tr("No API key: set E2B_API_KEY."));
+            return;
+        }
+        if (!openJournal(key))
+            return;
+        next();
+        return;
+    }
+
+    QSettings settings;
+    ProfileStore store(&settings);
+    std::optional<Profile> profile;
+    if (profileName.isEmpty()) {
+        profile = store.lastUsed();
+    } else {
+        profile = store.profile(profileName);
+        for (const Profile &p : store.profiles()) {
+            if (!profile && p.name.compare(profileName, Qt::CaseInsensitive) == 0)
+                profile = p;
+        }
+    }
+    if (!profile) {
+        fail(Usage, tr("No profile named \"%1\".").arg(profileName));
+        return;
+    }
+    if (!openJournal(profile->id))
+        return;
+    if (!needKey) {
+        next();
+        return;
+    }
+    m_keys = std::make_unique<KeyStore>();
+    auto *job = new ResolveProfileJob(m_keys.get(), *profile, this);
+    connect(job, &Job::finished, this, [this, job, next] {
+        if (job->hasError()) {
+            fail(Unreachable, job->error().message());
+            return;
+        }
+        m_settings = job->settings();
+        if (m_parser.isSet(QStringLiteral("sandbox-url")))
+            m_settings.sandboxUrl = QUrl(m_parser.value(QStringLiteral("sandbox-url")));
+        next();
+    });
+    job->start();
+}
+
+bool CommandLine::openJournal(const QString &profileKey)
+{
+    m_journalKey = profileKey;
+    m_journal = std::make_unique<CreationJournal>(
+        CreationJournal::filePathFor(CreationJournal::defaultDirectory(), profileKey));
+    if (!m_journal->open()) {
+        fail(Failed, m_journal->errorString());
+        return false;
+    }
+    QTextStream err(stderr);
+    for (const QString &warning : m_journal->warnings())
+        err << tr("warning: %1").arg(warning) << "\n";
+    return true;
+}
+
+int CommandLine::exitCodeFor(const Error &error)
+{
+    switch (error.kind()) {
+    case Error::Kind::Transport:
+    case Error::Kind::Timeout:
+        return Unreachable;
+    case Error::Kind::Http:
+        return error.httpStatus() == 401 || error.httpStatus() == 403 ? Unreachable : Failed;
+    default:
+        return Failed;
+    }
+}
+
+void CommandLine::listThen(std::function<void(const QList<Sandbox> &)> next)
+{
+    const double grace = m_parser.isSet(QStringLiteral("gateway-grace"))
+                             ? m_parser.value(QStringLiteral("gateway-grace")).toDouble()
+                             : (m_parser.isSet(QStringLiteral("gateway-budget"))
+                                    ? m_parser.value(QStringLiteral("gateway-budget")).toDouble()
+                                    : 120.0);
+    m_detector = new OrphanDetector(m_network, m_settings, m_journal.get(), this);
+    m_detector->setGatewayGrace(std::chrono::seconds(qint64(grace)));
+
+    auto *list = new ListSandboxesJob(m_network, m_settings, {}, this);
+    connect(list, &Job::finished, this, [this, list, next] {
+        if (list->hasError()) {
+            fail(exitCodeFor(list->error()), tr("Could not list the sandboxes: %1").arg(list->error().message()));
+            return;
+        }
+        next(list->sandboxes());
+    });
+    list->start();
+}
+
+void CommandLine::runList()
+{
+    listThen([this](const QList<Sandbox> &sandboxes) {
+        auto *scan = m_detector->scan(sandboxes, this);
+        connect(scan, &Job::finished, this, [this, scan, sandboxes] {
+            const bool onlyOrphans = m_action == Action::Orphans;
+            QJsonArray array;
+            QString text;
+            int orphans = 0;
+            for (const Sandbox &sandbox : sandboxes) {
+                const std::optional<Orphan> orphan = scan->orphanFor(sandbox.sandboxId);
+                if (orphan)
+                    ++orphans;
+                if (onlyOrphans && !orphan)
+                    continue;
+                array.append(sandboxJson(sandbox, orphan));
+                text += QStringLiteral("%1  %2  %3  ends %4%5\n")
+                            .arg(sandbox.sandboxId, sandbox.templateId, toString(sandbox.state),
+                                 isoTime(sandbox.endAt),
+                                 orphan ? QStringLiteral("  ORPHAN %1: %2").arg(toString(orphan->reason), orphan->evidence)
+                                        : QString());
+            }
+            if (m_json) {
+                printJson(QJsonDocument(QJsonObject{{QStringLiteral("sandboxes"), array}}));
+            } else {
+                if (text.isEmpty())
+                    text = onlyOrphans ? tr("No orphans.\n") : tr("No sandboxes.\n");
+                printText(text);
+            }
+            finish(onlyOrphans && orphans > 0 ? OrphansFound : Success);
+        });
+        scan->start();
+    });
+}
+
+void CommandLine::runKillOrphans()
+{
+    listThen([this](const QList<Sandbox> &sandboxes) {
+        auto *scan = m_detector->scan(sandboxes, this);
+        connect(scan, &Job::finished, this, [this, scan] {
+            auto *kill = new KillOrphansJob(m_network, m_settings, m_journal.get(), scan->orphans(), {}, this);
+            if (!m_json) {
+                connect(kill, &KillOrphansJob::orphanDone, this, [this](const QString &id, const QString &error) {
+                    printText(error.isEmpty() ? tr("killed %1\n").arg(id) : tr("FAILED %1: %2\n").arg(id, error));
+                });
+            }
+            connect(kill, &Job::finished, this, [this, kill] {
+                QJsonArray failed;
+                for (const KillOrphansJob::Failure &failure : kill->failed())
+                    failed.append(QJsonObject{{QStringLiteral("sandboxId"), failure.sandboxId},
+                                              {QStringLiteral("error"), failure.error}});
+                if (m_json) {
+                    printJson(QJsonDocument(QJsonObject{{QStringLiteral("killed"), QJsonArray::fromStringList(kill->killed())},
+                                                        {QStringLiteral("failed"), failed}}));
+                } else if (kill->killed().isEmpty() && failed.isEmpty()) {
+                    printText(tr("No orphans.\n"));
+                }
+                finish(failed.isEmpty() ? Success : Failed);
+            });
+            kill->start();
+        });
+        scan->start();
+    });
+}
+
+void CommandLine::runKill()
+{
+    QList<Orphan> targets;
+    for (const QString &id : m_parser.positionalArguments()) {
+        Orphan target;
+        target.sandboxId = id;
+        targets.append(target);
+    }
+    auto *kill = new KillOrphansJob(m_network, m_settings, nullptr, targets, {}, this);
+    if (!m_json) {
+        connect(kill, &KillOrphansJob::orphanDone, this, [this](const QString &id, const QString &error) {
+            printText(error.isEmpty() ? tr("killed %1\n").arg(id) : tr("FAILED %1: %2\n").arg(id, error));
+        });
+    }
+    connect(kill, &Job::finished, this, [this, kill] {
+        QJsonArray failed;
+        for (const KillOrphansJob::Failure &failure : kill->failed())
+            failed.append(QJsonObject{{QStringLiteral("sandboxId"), failure.sandboxId},
+                                      {QStringLiteral("error"), failure.error}});
+        if (m_json)
+            printJson(QJsonDocument(QJsonObject{{QStringLiteral("killed"), QJsonArray::fromStringList(kill->killed())},
+                                                {QStringLiteral("failed"), failed}}));
+        finish(failed.isEmpty() ? Success : Failed);
+    });
+    kill->start();
+}
+
+void CommandLine::runHistory()
+{
+    QJsonArray array;
+    QString text;
+    for (const CreationRecord &r : m_journal->history()) {
+        array.append(recordJson(r));
+        text += QStringLiteral("%1  %2  %3  %4  %5%6\n")
+                    .arg(isoTime(r.startedAt), r.creationId, r.templateId,
+                         r.isFinished() ? toString(r.state) : tr("unfinished (%1)").arg(toString(r.state)),
+                         r.sandboxId.isEmpty() ? QStringLiteral("-") : r.sandboxId,
+                         r.error.isEmpty() ? QString() : QStringLiteral("  ") + r.error);
+    }
+    if (m_json)
+        printJson(QJsonDocument(QJsonObject{{QStringLiteral("creations"), array}}));
+    else
+        printText(text.isEmpty() ? tr("No creations yet.\n") : text);
+    finish(Success);
+}
+
+void CommandLine::runCreate()
+{
+    CreationRequest request;
+    request.templateId = m_parser.value(QStringLiteral("template"));
+    request.force = m_parser.isSet(QStringLiteral("force"));
+    if (m_parser.isSet(QStringLiteral("timeout")))
+        request.timeoutSeconds = int(m_parser.value(QStringLiteral("timeout")).toDouble());
+    QString problem;
+    if (!parsePairs(m_parser.values(QStringLiteral("metadata")), &request.metadata, &problem)) {
+        fail(Usage, tr("--metadata needs KEY=VALUE (got \"%1…\").").arg(problem));
+        return;
+    }
+    if (!parsePairs(m_parser.values(QStringLiteral("env")), &request.envVars, &problem)) {
+        fail(Usage, tr("--env needs NAME=VALUE (got \"%1…\").").arg(problem));
+        return;
+    }
+    if (m_parser.isSet(QStringLiteral("mcp"))) {
+        const QString path = m_parser.value(QStringLiteral("mcp"));
+        QFile file;
+        const bool opened = path == QLatin1String("-") ? file.open(stdin, QIODevice::ReadOnly)
+                                                       : (file.setFileName(path), file.open(QIODevice::ReadOnly));
+        if (!opened) {
+            fail(Usage, tr("Could not read the MCP configuration %1: %2").arg(path, file.errorString()));
+            return;
+        }
+        const McpConfigParse parsed = McpConfigCheck::parse(file.readAll());
+        if (!parsed.ok) {
+            fail(Usage, tr("The MCP configuration is not usable: %1").arg(parsed.message));
+            return;
+        }
+        request.mcp = parsed.config;
+    }
+
+    CreationContext context;
+    context.network = m_network;
+    context.connection = m_settings;
+    context.journal = m_journal.get();
+    context.installId = installationId();
+    if (m_parser.isSet(QStringLiteral("gateway-budget")))
+        context.gatewayBudget = std::chrono::milliseconds(
+            qint64(m_parser.value(QStringLiteral("gateway-budget")).toDouble() * 1000));
+
+    auto *job = new CreationJob(context, request, this);
+    job->setAutoDelete(false);
+    m_creation = job;
+    if (!m_json) {
+        printText(tr("creation %1\n").arg(job->creationId()));
+        connect(job, &CreationJob::stateChanged, this, [this](CreationState state) {
+            printText(QStringLiteral("[%1] %2\n").arg(toString(state), displayName(state)));
+        });
+        connect(job, &CreationJob::sandboxAllocated, this,
+                [this](const QString &id) { printText(tr("sandbox %1\n").arg(id)); });
+        connect(job, &CreationJob::gatewayStderrReceived, this,
+                [this](const QByteArray &data) { printText(QString::fromUtf8(data)); });
+        connect(job, &CreationJob::gatewayStdoutReceived, this,
+                [this](const QByteArray &data) { printText(QString::fromUtf8(data)); });
+    }
+    connect(job, &Job::finished, this, [this, job] {
+        const CreationState state = job->state();
+        QJsonArray warnings;
+        for (const McpFinding &finding : job->mcpFindings())
+            warnings.append(finding.message);
+        if (m_json) {
+            QJsonObject doc{{QStringLiteral("creationId"), job->creationId()},
+                            {QStringLiteral("sandboxId"), orNull(job->sandboxId())},
+                            {QStringLiteral("templateId"), job->templateId()},
+                            {QStringLiteral("state"), toString(state)},
+                            {QStringLiteral("error"), orNull(job->errorMessage())},
+                            {QStringLiteral("gatewayStderr"), QString::fromUtf8(job->gatewayStderr())},
+                            {QStringLiteral("rollback"), rollbackJson(job->rollback())},
+                            {QStringLiteral("orphanReason"),
+                             job->orphanReason() ? QJsonValue(toString(*job->orphanReason())) : QJsonValue()},
+                            {QStringLiteral("warnings"), warnings}};
+            printJson(QJsonDocument(doc));
+        } else {
+            QString text;
+            for (const QJsonValue &warning : std::as_const(warnings))
+                text += tr("warning: %1\n").arg(warning.toString());
+            if (!job->errorMessage().isEmpty())
+                text += tr("error: %1\n").arg(job->errorMessage());
+            if (const auto rollback = job->rollback()) {
+                text += tr("rollback: %1 after %n attempt(s)", nullptr, rollback->attempts).arg(toString(rollback->outcome));
+                if (!rollback->error.isEmpty())
+                    text += QStringLiteral(" (%1)").arg(rollback->error);
+                text += QLatin1Char('\n');
+                if (!rollback->summary.isEmpty())
+                    text += rollback->summary + QLatin1Char('\n');
+            }
+            if (state == CreationState::Ready)
+                text += tr("ready: %1\n").arg(job->sandboxId());
+            printText(text);
+        }
+        int code = Failed;
+        if (state == CreationState::Ready) {
+            code = Success;
+        } else if (state == CreationState::Rejected) {
+            code = exitCodeFor(job->error()) == Unreachable ? Unreachable : Usage;
+        } else if (state == CreationState::RolledBack && !job->rollback() && job->sandboxId().isEmpty()) {
+            // Nothing was allocated: the API could not be reached or refused the key.
+            code = exitCodeFor(job->error());
+        }
+        finish(code);
+    });
+    installSignalHandlers();
+    job->start();
+}
+
+void CommandLine::installSignalHandlers()
+{
+    if (::socketpair(AF_UNIX, SOCK_STREAM | SOCK_CLOEXEC, 0, signalFds) != 0)
+        return;
+    m_signalNotifier = new QSocketNotifier(signalFds[1], QSocketNotifier::Read, this);
+    connect(m_signalNotifier, &QSocketNotifier::activated, this, [this] {
+        char byte;
+        [[maybe_unused]] const ssize_t n = ::read(signalFds[1], &byte, 1);
+        // First Ctrl+C: cancel and let the rollback finish; it is not interrupted.
+        if (m_creation) {
+            QTextStream(stderr) << tr("Cancelling; rolling back what was created…") << "\n";
+            m_creation->cancel();
+        }
+    });
+    struct sigaction action = {};
+    action.sa_handler = onSignal;
+    sigemptyset(&action.sa_mask);
+    action.sa_flags = SA_RESTART;
+    ::sigaction(SIGINT, &action, nullptr);
+    ::sigaction(SIGTERM, &action, nullptr);
+}
+
+void CommandLine::printJson(const QJsonDocument &doc)
+{
+    const QByteArray data = doc.toJson(QJsonDocument::Indented);
+    std::fwrite(data.constData(), 1, size_t(data.size()), stdout);
+    std::fflush(stdout);
+}
+
+void CommandLine::printText(const QString &text)
+{
+    const QByteArray data = text.toUtf8();
+    std::fwrite(data.constData(), 1, size_t(data.size()), stdout);
+    std::fflush(stdout);
+}
+
+void CommandLine::fail(int code, const QString &message)
+{
+    QTextStream(stderr) << tr("error: %1").arg(message) << "\n";
+    if (m_json && (m_action == Action::List || m_action == Action::Orphans || m_action == Action::KillOrphans
+                   || m_action == Action::Create || m_action == Action::Kill))
+        printJson(QJsonDocument(QJsonObject{{QStringLiteral("error"), message}}));
+    finish(code);
+}
+
+void CommandLine::finish(int code)
+{
+    if (m_done)
+        return;
+    m_done = true;
+    m_exitCode = code;
+    // Leave the loop after the current event (jobs still delete themselves cleanly).
+    QMetaObject::invokeMethod(
+        this, [code] { QCoreApplication::exit(code); }, Qt::QueuedConnection);
+}
+
+} // namespace sd

@@ -1,0 +1,88 @@
+#pragma once
+
+#include "api/connectionsettings.h"
+#include "common/error.h"
+
+#include <QCommandLineParser>
+#include <QObject>
+#include <QPointer>
+
+#include <functional>
+#include <memory>
+
+class QCoreApplication;
+class QNetworkAccessManager;
+class QSocketNotifier;
+
+namespace sd {
+
+class CreationJob;
+class CreationJournal;
+class KeyStore;
+class OrphanDetector;
+struct Sandbox;
+
+/// True when the arguments ask for the command-line mode (no window).
+bool isCommandLineMode(int argc, char **argv);
+
+/// Runs `sandbox-desk --list|--orphans|--kill-orphans|--create|--kill|--history` and
+/// returns the process exit code:
+///   0 success, 1 the operation failed (e.g. the creation was rolled back),
+///   2 bad usage or input rejected before anything was allocated,
+///   3 --orphans found at least one, 4 the API could not be reached or refused the key.
+int runCommandLine(QCoreApplication &app);
+
+/// The command-line mode as an object: parses, resolves the connection, runs one
+/// action through the same core jobs the window uses, prints, and exits the loop.
+class CommandLine : public QObject
+{
+    Q_OBJECT
+
+public:
+    enum ExitCode { Success = 0, Failed = 1, Usage = 2, OrphansFound = 3, Unreachable = 4 };
+
+    explicit CommandLine(QObject *parent = nullptr);
+    ~CommandLine() override;
+
+    /// Parses `arguments`; returns false (and sets exitCode()) when the mode must end
+    /// at once (usage errors, --help).
+    bool parse(const QStringList &arguments);
+    /// Starts the action; quits the event loop with the exit code when done.
+    void start();
+    int exitCode() const { return m_exitCode; }
+
+private:
+    enum class Action { None, List, Orphans, KillOrphans, Create, Kill, History };
+
+    void resolveConnection(std::function<void()> next);
+    bool openJournal(const QString &profileKey);
+    void listThen(std::function<void(const QList<Sandbox> &)> next);
+    void runList();
+    void runKillOrphans();
+    void runCreate();
+    void runKill();
+    void runHistory();
+    void installSignalHandlers();
+
+    void finish(int code);
+    void fail(int code, const QString &message);
+    void printJson(const QJsonDocument &doc);
+    void printText(const QString &text);
+    static int exitCodeFor(const Error &error);
+
+    QCommandLineParser m_parser;
+    Action m_action = Action::None;
+    bool m_json = false;
+    int m_exitCode = Success;
+    bool m_done = false;
+    ConnectionSettings m_settings;
+    QString m_journalKey;
+    QNetworkAccessManager *m_network = nullptr;
+    std::unique_ptr<CreationJournal> m_journal;
+    std::unique_ptr<KeyStore> m_keys;
+    OrphanDetector *m_detector = nullptr;
+    QPointer<CreationJob> m_creation;
+    QSocketNotifier *m_signalNotifier = nullptr;
+};
+
+} // namespace sd

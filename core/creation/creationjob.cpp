@@ -1,0 +1,536 @@
+#include "creationjob.h"
+
+#include "api/sandboxjobs.h"
+#include "common/logging.h"
+#include "creation/envdaccess.h"
+#include "envd/processjobs.h"
+#include "journal/creationjournal.h"
+#include "mcp/mcpcommand.h"
+
+#include <QJsonArray>
+#include <QRegularExpression>
+#include <QUuid>
+
+#include <cmath>
+
+namespace sd {
+
+namespace {
+
+const QString creationTag = QStringLiteral("sandbox-desk.creation");
+const QString installTag = QStringLiteral("sandbox-desk.install");
+const QString reservedPrefix = QStringLiteral("sandbox-desk.");
+constexpr int maxTimeoutSeconds = 24 * 60 * 60;
+
+void collectStrings(const QJsonValue &value, QStringList *out)
+{
+    if (value.isString()) {
+        out->append(value.toString());
+    } else if (value.isDouble()) {
+        out->append(QString::number(value.toDouble()));
+    } else if (value.isArray()) {
+        for (const QJsonValue &item : value.toArray())
+            collectStrings(item, out);
+    } else if (value.isObject()) {
+        const QJsonObject object = value.toObject();
+        for (auto it = object.begin(); it != object.end(); ++it)
+            collectStrings(it.value(), out);
+    }
+}
+
+/// The create may have happened on the server although we have no answer.
+bool isAmbiguous(const CreateSandboxJob *job)
+{
+    const Error &error = job->error();
+    switch (error.kind()) {
+    case Error::Kind::Timeout:
+    case Error::Kind::Transport:
+    case Error::Kind::Cancelled:
+        return job->requestWasSent();
+    case Error::Kind::BadResponse: // a 201 we could not read: it exists
+        return true;
+    case Error::Kind::Http:
+        return error.httpStatus() >= 500;
+    default:
+        return false;
+    }
+}
+
+} // namespace
+
+CreationJob::CreationJob(CreationContext context, CreationRequest request, QObject *parent)
+    : Job(parent)
+    , m_context(std::move(context))
+    , m_request(std::move(request))
+    , m_creationId(QUuid::createUuid().toString(QUuid::WithoutBraces))
+{
+    Q_ASSERT(m_context.network && m_context.journal);
+    m_templateId = m_request.templateId.trimmed();
+    if (m_templateId.isEmpty())
+        m_templateId = m_request.mcp ? QStringLiteral("mcp-gateway") : QStringLiteral("base");
+    if (m_request.mcp)
+        m_gatewayToken = QUuid::createUuid().toString(QUuid::WithoutBraces);
+
+    // Everything that must never reach the journal, the signals or the logs.
+    QStringList secrets = m_request.envVars.values();
+    if (m_request.mcp)
+        collectStrings(*m_request.mcp, &secrets);
+    secrets << m_gatewayToken << m_context.connection.apiKey;
+    for (const QString &secret : std::as_const(secrets)) {
+        if (secret.size() >= 4 && !m_secrets.contains(secret))
+            m_secrets << secret;
+    }
+    // Longest first, so a secret containing another is masked whole.
+    std::sort(m_secrets.begin(), m_secrets.end(),
+              [](const QString &a, const QString &b) { return a.size() > b.size(); });
+
+    m_budgetTimer.setSingleShot(true);
+    connect(&m_budgetTimer, &QTimer::timeout, this, [this] {
+        m_budgetExceeded = true;
+        if (m_step)
+            m_step->cancel();
+    });
+    m_retryTimer.setSingleShot(true);
+}
+
+CreationJob::~CreationJob()
+{
+    if (m_context.journal)
+        m_context.journal->setActive(m_creationId, false);
+}
+
+QString CreationJob::errorMessage() const
+{
+    return redact(m_firstError.message());
+}
+
+QString CreationJob::redact(QString text) const
+{
+    for (const QString &secret : m_secrets)
+        text.replace(secret, QStringLiteral("[redacted]"));
+    return text;
+}
+
+QByteArray CreationJob::redact(const QByteArray &data) const
+{
+    if (m_secrets.isEmpty())
+        return data;
+    QByteArray out = data;
+    for (const QString &secret : m_secrets)
+        out.replace(secret.toUtf8(), QByteArrayLiteral("[redacted]"));
+    return out;
+}
+
+void CreationJob::setState(CreationState state)
+{
+    if (m_state == state)
+        return;
+    m_state = state;
+    qCDebug(lcCreation) << m_creationId << "->" << toString(state);
+    // Journalled before the step it announces starts.
+    if (m_intentWritten && !isFinal(state))
+        m_context.journal->recordState(m_creationId, state);
+    Q_EMIT stateChanged(state);
+}
+
+void CreationJob::keepFirstError(const Error &error)
+{
+    if (!m_firstError)
+        m_firstError = error;
+}
+
+void CreationJob::doStart()
+{
+    Q_EMIT stateChanged(m_state);
+    if (!validate()) {
+        finish(CreationState::Rejected);
+        return;
+    }
+    allocate();
+}
+
+bool CreationJob::validate()
+{
+    const auto reject = [this](const QString &message) {
+        m_firstError = Error::rejected(message);
+        return false;
+    };
+    if (m_request.timeoutSeconds < 1 || m_request.timeoutSeconds > maxTimeoutSeconds)
+        return reject(tr("The timeout must be between 1 second and 24 hours (%1 s given)")
+                          .arg(m_request.timeoutSeconds));
+    for (auto it = m_request.metadata.begin(); it != m_request.metadata.end(); ++it) {
+        if (it.key().isEmpty())
+            return reject(tr("A metadata key is empty"));
+        if (it.key().startsWith(reservedPrefix))
+            return reject(tr("The metadata key \"%1\" is reserved: keys starting with \"%2\" are set "
+                             "by Sandbox Desk")
+                              .arg(it.key(), reservedPrefix));
+    }
+    static const QRegularExpression envName(QStringLiteral("^[A-Za-z_][A-Za-z0-9_]*$"));
+    for (auto it = m_request.envVars.begin(); it != m_request.envVars.end(); ++it) {
+        if (!envName.match(it.key()).hasMatch())
+            return reject(tr("\"%1\" is not a valid environment variable name (letters, digits and _, "
+                             "not starting with a digit)")
+                              .arg(it.key()));
+    }
+    if (m_request.mcp) {
+        const McpCatalog &catalog = m_context.catalog ? *m_context.catalog : McpCatalog::instance();
+        const QList<McpFinding> findings = McpConfigCheck(catalog).check(*m_request.mcp);
+        QStringList errors;
+        for (const McpFinding &finding : findings) {
+            if (finding.isError())
+                errors << finding.message;
+            if (!finding.isError() || m_request.force)
+                m_findings << finding;
+        }
+        if (!errors.isEmpty() && !m_request.force)
+            return reject(tr("The MCP configuration has problems: %1").arg(errors.join(QStringLiteral("; "))));
+        const QString sizeError = argumentSizeError(mcpGatewayCommand(*m_request.mcp));
+        if (!sizeError.isEmpty())
+            return reject(sizeError);
+    }
+    return true;
+}
+
+void CreationJob::allocate()
+{
+    CreationIntent intent;
+    intent.creationId = m_creationId;
+    intent.templateId = m_templateId;
+    if (m_request.mcp)
+        intent.mcpServers = m_request.mcp->keys();
+    intent.installId = m_context.installId;
+    intent.timeoutSeconds = m_request.timeoutSeconds;
+    m_context.journal->setActive(m_creationId, true);
+    // Ownership is recorded before anything exists.
+    if (!m_context.journal->recordIntent(intent)) {
+        m_firstError = Error::rejected(
+            tr("Could not record the creation in the journal %1; nothing was created")
+                .arg(m_context.journal->filePath()));
+        finish(CreationState::Rejected);
+        return;
+    }
+    m_intentWritten = true;
+    m_state = CreationState::Allocating; // the intent record stands for this state
+    Q_EMIT stateChanged(m_state);
+
+    NewSandbox request;
+    request.templateId = m_templateId;
+    // Short: an orphan of a crashed run dies by itself soon. Extending sets the real one.
+    const auto budgetSeconds = std::chrono::ceil<std::chrono::seconds>(m_context.gatewayBudget);
+    request.timeoutSeconds = int(budgetSeconds.count()) + 60;
+    request.metadata = m_request.metadata;
+    request.metadata.insert(creationTag, m_creationId);
+    request.metadata.insert(installTag, m_context.installId);
+    request.envVars = m_request.envVars;
+    request.mcp = m_request.mcp;
+
+    auto *job = new CreateSandboxJob(m_context.network, m_context.connection, request, this);
+    job->setTimeout(m_context.allocationTimeout);
+    m_step = job;
+    connect(job, &Job::finished, this, &CreationJob::onAllocated);
+    job->start();
+}
+
+void CreationJob::onAllocated()
+{
+    auto *job = qobject_cast<CreateSandboxJob *>(m_step.data());
+    m_step = nullptr;
+    if (!job)
+        return;
+    if (!job->hasError()) {
+        m_sandbox = job->sandbox();
+        if (m_sandbox.envdAccessToken.size() >= 4)
+            m_secrets.prepend(m_sandbox.envdAccessToken);
+        m_context.journal->recordSandboxId(m_creationId, m_sandbox.sandboxId);
+        Q_EMIT sandboxAllocated(m_sandbox.sandboxId);
+        if (isCancelRequested()) {
+            rollBack(Error::cancelled());
+            return;
+        }
+        if (m_request.mcp)
+            startGateway();
+        else
+            extend();
+        return;
+    }
+
+    Error error = job->error();
+    error.withContext(tr("Could not create the sandbox"));
+    if (isAmbiguous(job)) {
+        searchAndRollBack(error);
+        return;
+    }
+    // Clearly refused: nothing was allocated.
+    keepFirstError(isCancelRequested() ? Error::cancelled() : error);
+    if (isCancelRequested()) {
+        finish(CreationState::Cancelled);
+        return;
+    }
+    const int status = error.httpStatus();
+    const bool inputRefused = error.kind() == Error::Kind::Http && status >= 400 && status < 500
+                              && status != 401 && status != 403 && status != 408 && status != 429;
+    finish(inputRefused ? CreationState::Rejected : CreationState::RolledBack);
+}
+
+void CreationJob::startGateway()
+{
+    setState(CreationState::StartingGateway);
+    const QString command = mcpGatewayCommand(*m_request.mcp);
+    ProcessConfig config = StartProcessJob::shellCommand(
+        command, {{QStringLiteral("GATEWAY_ACCESS_TOKEN"), m_gatewayToken}});
+    EnvdTarget target = envdTargetFor(m_context.connection, m_sandbox);
+    target.user = QStringLiteral("root");
+    auto *job = new StartProcessJob(m_context.network, target, config, this);
+    job->setConnectTimeoutMs(int(m_context.gatewayBudget.count()));
+    m_step = job;
+    connect(job, &ProcessStreamJob::stdoutReceived, this, [this](const QByteArray &chunk) {
+        appendOutput(&m_stdout, &m_stdoutCapped, chunk, false);
+    });
+    connect(job, &ProcessStreamJob::stderrReceived, this, [this](const QByteArray &chunk) {
+        appendOutput(&m_stderr, &m_stderrCapped, chunk, true);
+    });
+    connect(job, &Job::finished, this, &CreationJob::onGatewayFinished);
+    m_budgetTimer.start(m_context.gatewayBudget);
+    job->start();
+}
+
+void CreationJob::appendOutput(QByteArray *buffer, bool *capped, const QByteArray &chunk, bool isStderr)
+{
+    if (*capped)
+        return;
+    QByteArray data = redact(chunk);
+    const qsizetype room = maxOutputBytes - buffer->size();
+    if (data.size() > room) {
+        data = data.left(room) + tr("\n[output truncated at 1 MiB]\n").toUtf8();
+        *capped = true;
+    }
+    buffer->append(data);
+    if (isStderr)
+        Q_EMIT gatewayStderrReceived(data);
+    else
+        Q_EMIT gatewayStdoutReceived(data);
+}
+
+void CreationJob::onGatewayFinished()
+{
+    m_budgetTimer.stop();
+    auto *job = qobject_cast<StartProcessJob *>(m_step.data());
+    m_step = nullptr;
+    if (!job)
+        return;
+    m_exitCode = job->exitCode();
+    if (!m_stderr.isEmpty())
+        m_context.journal->recordGatewayStderr(m_creationId, m_stderr);
+
+    const QString context = tr("Failed to start MCP gateway");
+    if (isCancelRequested()) {
+        rollBack(Error::cancelled());
+    } else if (m_budgetExceeded) {
+        rollBack(Error::timeout(tr("the MCP gateway did not start within %1 s")
+                                    .arg(double(m_context.gatewayBudget.count()) / 1000.0))
+                     .withContext(context));
+    } else if (job->hasError()) {
+        Error error = job->error();
+        rollBack(error.withContext(context));
+    } else if (!job->hasEnded() || !job->exited() || job->exitCode() != 0) {
+        QString detail = QString::fromUtf8(m_stderr).trimmed();
+        if (detail.isEmpty())
+            detail = job->hasEnded() ? tr("exit code %1").arg(job->exitCode())
+                                     : tr("the process stream ended without an exit status");
+        rollBack(Error::rejected(detail).withContext(context));
+    } else {
+        extend();
+    }
+}
+
+void CreationJob::extend()
+{
+    setState(CreationState::Extending);
+    auto *job = new SetTimeoutJob(m_context.network, m_context.connection, m_sandbox.sandboxId,
+                                  m_request.timeoutSeconds, this);
+    job->setTimeout(m_context.requestTimeout);
+    m_step = job;
+    connect(job, &Job::finished, this, [this, job] {
+        m_step = nullptr;
+        if (isCancelRequested()) {
+            rollBack(Error::cancelled());
+        } else if (job->hasError()) {
+            Error error = job->error();
+            rollBack(error.withContext(tr("Could not set the sandbox timeout")));
+        } else {
+            finish(CreationState::Ready);
+        }
+    });
+    job->start();
+}
+
+void CreationJob::rollBack(const Error &error)
+{
+    keepFirstError(error);
+    setState(CreationState::RollingBack);
+    auto *job = new RetryingKillJob(m_context.network, m_context.connection, m_sandbox.sandboxId,
+                                    m_context.rollback, this);
+    m_step = job;
+    connect(job, &Job::finished, this, [this, job] {
+        m_step = nullptr;
+        RollbackReport report;
+        report.attempts = job->attempts();
+        if (!job->hasError()) {
+            report.outcome = job->wasAlreadyGone() ? RollbackOutcome::AlreadyGone : RollbackOutcome::Killed;
+            m_rollback = report;
+            finish(CreationState::RolledBack);
+            return;
+        }
+        report.outcome = RollbackOutcome::Failed;
+        report.error = redact(job->error().message());
+        report.summary = tr("The sandbox %1 could not be removed and may still be running")
+                             .arg(m_sandbox.sandboxId);
+        m_rollback = report;
+        m_orphanReason = OrphanReason::RollbackFailed;
+        finish(CreationState::RollbackFailed);
+    });
+    job->start();
+}
+
+void CreationJob::searchAndRollBack(const Error &error)
+{
+    keepFirstError(isCancelRequested() ? Error::cancelled() : error);
+    setState(CreationState::RollingBack);
+    m_searchAttempts = 0;
+    searchAttempt();
+}
+
+void CreationJob::searchAttempt()
+{
+    ++m_searchAttempts;
+    SandboxFilter filter;
+    filter.metadata.insert(creationTag, m_creationId);
+    auto *job = new ListSandboxesJob(m_context.network, m_context.connection, filter, this);
+    job->setTimeout(m_context.requestTimeout);
+    m_step = job;
+    connect(job, &Job::finished, this, [this, job] {
+        m_step = nullptr;
+        if (job->hasError()) {
+            m_lastRollbackError = redact(job->error().message());
+            const int status = job->error().httpStatus();
+            if (m_searchAttempts < m_context.rollback.attempts && status != 401 && status != 403) {
+                m_retryTimer.callOnTimeout(this, &CreationJob::searchAttempt, Qt::SingleShotConnection);
+                m_retryTimer.start(m_context.rollback.delayBefore(m_searchAttempts + 1));
+                return;
+            }
+            RollbackReport report;
+            report.attempts = m_searchAttempts;
+            report.outcome = RollbackOutcome::Failed;
+            report.error = m_lastRollbackError;
+            report.summary = tr("The server may have created a sandbox, and searching for it failed; "
+                                "it will be looked for again on the next refresh");
+            m_rollback = report;
+            m_orphanReason = OrphanReason::LostResponse;
+            finish(CreationState::RollbackFailed);
+            return;
+        }
+        m_found.clear();
+        for (const Sandbox &sandbox : job->sandboxes()) {
+            // The server filtered by our tag; check again so a careless server can
+            // never make us kill someone else's sandbox.
+            if (sandbox.metadata.value(creationTag) == m_creationId)
+                m_found << sandbox.sandboxId;
+        }
+        m_context.journal->recordFound(m_creationId, m_found);
+        m_foundIndex = 0;
+        m_killAttempts = 0;
+        m_lastRollbackError.clear();
+        killFound();
+    });
+    job->start();
+}
+
+void CreationJob::killFound()
+{
+    if (m_foundIndex >= m_found.size()) {
+        RollbackReport report;
+        report.attempts = m_searchAttempts + m_killAttempts;
+        report.found = int(m_found.size());
+        const bool failed = !m_lastRollbackError.isEmpty();
+        report.outcome = failed ? RollbackOutcome::Failed
+                                : (m_found.isEmpty() ? RollbackOutcome::AlreadyGone : RollbackOutcome::Killed);
+        report.error = m_lastRollbackError;
+        report.summary = failed ? tr("The server may have created a sandbox: found %n, and not all could be "
+                                     "removed", nullptr, int(m_found.size()))
+                                : tr("The server may have created a sandbox: found and removed %n", nullptr,
+                                     int(m_found.size()));
+        m_rollback = report;
+        if (failed) {
+            m_orphanReason = OrphanReason::RollbackFailed;
+            finish(CreationState::RollbackFailed);
+        } else {
+            finish(isCancelRequested() && m_found.isEmpty() ? CreationState::Cancelled
+                                                            : CreationState::RolledBack);
+        }
+        return;
+    }
+    const QString id = m_found.at(m_foundIndex);
+    auto *job = new RetryingKillJob(m_context.network, m_context.connection, id, m_context.rollback, this);
+    m_step = job;
+    connect(job, &Job::finished, this, [this, job] {
+        m_step = nullptr;
+        m_killAttempts += job->attempts();
+        if (job->hasError())
+            m_lastRollbackError = redact(job->error().message());
+        ++m_foundIndex;
+        killFound();
+    });
+    job->start();
+}
+
+void CreationJob::doCancel()
+{
+    switch (m_state) {
+    case CreationState::Validating:
+        // Not started yet (validation runs in one go): nothing exists.
+        m_firstError = Error::cancelled();
+        finish(CreationState::Cancelled);
+        break;
+    case CreationState::Allocating:
+        // Stop waiting for the user, but not for the server: the answer names the
+        // sandbox to kill. onAllocated() sees the cancel and rolls back.
+        keepFirstError(Error::cancelled());
+        setState(CreationState::RollingBack);
+        break;
+    case CreationState::StartingGateway:
+    case CreationState::Extending:
+        keepFirstError(Error::cancelled());
+        if (m_step)
+            m_step->cancel(); // its finished() leads to the rollback
+        break;
+    default:
+        // Rolling back (it finishes in the background) or already final.
+        break;
+    }
+}
+
+void CreationJob::finish(CreationState state)
+{
+    if (isFinished())
+        return;
+    m_budgetTimer.stop();
+    m_retryTimer.stop();
+    if (m_intentWritten) {
+        CreationOutcome outcome;
+        outcome.state = state;
+        outcome.error = errorMessage();
+        outcome.rollback = m_rollback;
+        outcome.orphanReason = m_orphanReason;
+        m_context.journal->recordOutcome(m_creationId, outcome);
+    }
+    m_context.journal->setActive(m_creationId, false);
+    m_state = state;
+    qCDebug(lcCreation) << m_creationId << "finished:" << toString(state);
+    Q_EMIT stateChanged(state);
+    if (m_firstError)
+        setError(m_firstError);
+    emitResult();
+}
+
+} // namespace sd

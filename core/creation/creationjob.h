@@ -1,0 +1,175 @@
+#pragma once
+
+#include "api/connectionsettings.h"
+#include "api/sandbox.h"
+#include "common/job.h"
+#include "creation/creationstate.h"
+#include "creation/retryingkilljob.h"
+#include "mcp/mcpconfigcheck.h"
+
+#include <QJsonObject>
+#include <QPointer>
+#include <QTimer>
+
+#include <chrono>
+#include <optional>
+
+class QNetworkAccessManager;
+
+namespace sd {
+
+class CreationJournal;
+
+/// What the user asked for.
+struct CreationRequest
+{
+    QString templateId;           ///< empty: `mcp-gateway` with mcp, `base` without (as the SDK)
+    int timeoutSeconds = 300;     ///< 1 s .. 24 h
+    Metadata metadata;            ///< keys must not start with `sandbox-desk.`
+    QMap<QString, QString> envVars; ///< values are secrets
+    std::optional<QJsonObject> mcp; ///< option values are secrets
+    bool force = false;           ///< start although the MCP check found errors
+};
+
+/// Everything a creation talks to, injected so tests can shorten and observe it.
+struct CreationContext
+{
+    QNetworkAccessManager *network = nullptr; ///< not owned; outlives the job
+    ConnectionSettings connection;
+    CreationJournal *journal = nullptr;       ///< not owned; required
+    QString installId;                        ///< see installationId()
+    const McpCatalog *catalog = nullptr;      ///< null: the compiled-in catalog
+    std::chrono::milliseconds gatewayBudget{120000};
+    /// Client limit for the create call itself.
+    std::chrono::milliseconds allocationTimeout{60000};
+    /// Client limit for the timeout, list and kill calls.
+    std::chrono::milliseconds requestTimeout{30000};
+    RetryPolicy rollback;                     ///< 3 tries, 0.5 s / 1 s / 2 s apart
+};
+
+/// Creates one sandbox and either hands it over Ready or takes it away again.
+///
+/// ```
+///  Validating ──reject──────────────────────────────────────────────▶ Rejected
+///      │ journal: intent (fsync'd)                       cancel ────▶ Cancelled
+///      ▼
+///  Allocating ── POST /v2/sandboxes {metadata: sandbox-desk.creation,
+///      │          sandbox-desk.install; timeout: budget + 60 s}
+///      │   clear failure (4xx, unreachable) ─────────────────────────▶ Rejected / RolledBack
+///      │   ambiguous (timeout/reset after send, 5xx, bad 201) ──┐
+///      │ journal: sandbox id                                     │ search by tag
+///      ▼                                                         ▼
+///  StartingGateway (only with mcp) ── envd Start ─┐        RollingBack ── DELETE ×3
+///      │  "mcp-gateway --config '<json>'"         │ exit≠0,     │  (0.5 s, 1 s, 2 s)
+///      │  stdout/stderr ▶ signals, live           │ stream      ├──gone──▶ RolledBack
+///      ▼                                          │ error,      └──not──▶ RollbackFailed
+///  Extending ── POST /sandboxes/{id}/timeout ─────┤ budget,
+///      │                                          │ cancel
+///      ▼                                          └──────────▶ RollingBack
+///    Ready
+/// ```
+///
+/// Each state change is journalled before the call it starts. The error reported
+/// is always the first one; the rollback's outcome is reported beside it (rollback()).
+/// cancel() in any state stops waiting and rolls back what exists (a create answer
+/// that arrives after the cancel is killed); during the rollback it is ignored.
+/// finished() fires once, after the final state is journalled.
+class CreationJob : public Job
+{
+    Q_OBJECT
+
+public:
+    CreationJob(CreationContext context, CreationRequest request, QObject *parent = nullptr);
+    ~CreationJob() override;
+
+    /// A uuid made at construction; it tags the sandbox and names the journal entries.
+    QString creationId() const { return m_creationId; }
+    QString templateId() const { return m_templateId; }
+    CreationState state() const { return m_state; }
+    /// Empty until the create answer was read.
+    QString sandboxId() const { return m_sandbox.sandboxId; }
+    /// The create answer (holds the envd token: a secret).
+    const Sandbox &sandbox() const { return m_sandbox; }
+    /// The token clients need to reach the gateway (a secret; empty without mcp).
+    QString gatewayAccessToken() const { return m_gatewayToken; }
+
+    /// The first error's sentence (error() holds it as a value); empty when Ready.
+    QString errorMessage() const;
+    /// Set when a rollback ran.
+    std::optional<RollbackReport> rollback() const { return m_rollback; }
+    /// Why something may be left running (RollbackFailed only).
+    std::optional<OrphanReason> orphanReason() const { return m_orphanReason; }
+    /// What the MCP check found (warnings; errors too when forced).
+    QList<McpFinding> mcpFindings() const { return m_findings; }
+
+    /// The gateway's output so far, secrets masked, capped at maxOutputBytes.
+    QByteArray gatewayStdout() const { return m_stdout; }
+    QByteArray gatewayStderr() const { return m_stderr; }
+    int gatewayExitCode() const { return m_exitCode; }
+
+    static constexpr int maxOutputBytes = 1024 * 1024;
+
+Q_SIGNALS:
+    /// Each state as it is entered (also the final one, before finished()).
+    void stateChanged(sd::CreationState state);
+    /// The sandbox exists (its id is journalled).
+    void sandboxAllocated(const QString &sandboxId);
+    /// Gateway output as it arrives, secrets masked; one truncation marker after 1 MiB.
+    void gatewayStdoutReceived(const QByteArray &data);
+    void gatewayStderrReceived(const QByteArray &data);
+
+protected:
+    void doStart() override;
+    void doCancel() override;
+
+private:
+    bool validate();
+    void allocate();
+    void onAllocated();
+    void startGateway();
+    void onGatewayFinished();
+    void extend();
+    void rollBack(const Error &error);
+    void searchAndRollBack(const Error &error);
+    void searchAttempt();
+    void killFound();
+    void finish(CreationState state);
+
+    void setState(CreationState state);
+    void keepFirstError(const Error &error);
+    void appendOutput(QByteArray *buffer, bool *capped, const QByteArray &chunk, bool isStderr);
+    QString redact(QString text) const;
+    QByteArray redact(const QByteArray &data) const;
+
+    CreationContext m_context;
+    CreationRequest m_request;
+    QString m_creationId;
+    QString m_templateId;
+    QString m_gatewayToken;
+    QStringList m_secrets;
+    CreationState m_state = CreationState::Validating;
+    Sandbox m_sandbox;
+    QList<McpFinding> m_findings;
+    Error m_firstError;
+    std::optional<RollbackReport> m_rollback;
+    std::optional<OrphanReason> m_orphanReason;
+
+    QPointer<Job> m_step;
+    QTimer m_budgetTimer;
+    QTimer m_retryTimer;
+    bool m_budgetExceeded = false;
+    bool m_intentWritten = false;
+    int m_searchAttempts = 0;
+    QStringList m_found;
+    int m_foundIndex = 0;
+    int m_killAttempts = 0;
+    QString m_lastRollbackError;
+
+    QByteArray m_stdout;
+    QByteArray m_stderr;
+    bool m_stdoutCapped = false;
+    bool m_stderrCapped = false;
+    int m_exitCode = -1;
+};
+
+} // namespace sd

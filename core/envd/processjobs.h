@@ -1,0 +1,221 @@
+#pragma once
+
+#include "envd/envdjob.h"
+
+#include <QList>
+#include <QMap>
+
+namespace sd {
+
+/// What a process runs: `ProcessConfig` of process.proto.
+struct ProcessConfig
+{
+    QString cmd;
+    QStringList args;
+    QMap<QString, QString> envs;
+    QString cwd; ///< empty: the sandbox's default (/home/user)
+
+    QJsonObject toJson() const;
+    static ProcessConfig fromJson(const QJsonObject &json);
+};
+
+/// One running process as `List` reports it.
+struct ProcessInfo
+{
+    ProcessConfig config;
+    quint32 pid = 0;
+    QString tag;
+};
+
+/// Names a process by pid or by tag (`ProcessSelector`).
+struct ProcessSelector
+{
+    quint32 pid = 0;
+    QString tag;
+
+    static ProcessSelector byPid(quint32 pid) { return {pid, {}}; }
+    static ProcessSelector byTag(const QString &tag) { return {0, tag}; }
+    QJsonObject toJson() const;
+};
+
+/// Shared by Start and Connect: reads a stream of ProcessEvents.
+///
+/// started() fires once with the pid (Start only; Connect knows the pid it asked
+/// for when attaching by pid), stdoutReceived()/stderrReceived() as each chunk
+/// arrives, in order. finished() fires once: hasError() for transport, protocol or
+/// RPC failures; otherwise the process ended and exitCode()/exited()/status() tell how.
+/// A non-zero exit code is not a job error.
+class ProcessStreamJob : public EnvdJob
+{
+    Q_OBJECT
+
+public:
+    using EnvdJob::EnvdJob;
+
+    quint32 pid() const { return m_pid; }
+    int exitCode() const { return m_exitCode; }
+    bool exited() const { return m_exited; }
+    QString status() const { return m_status; }
+    /// The process's own error text from its end event, if any.
+    QString processError() const { return m_processError; }
+    bool hasEnded() const { return m_ended; }
+
+    /// Keeps all output in stdoutData()/stderrData() (default true).
+    void setKeepOutput(bool keep) { m_keepOutput = keep; }
+    QByteArray stdoutData() const { return m_stdout; }
+    QByteArray stderrData() const { return m_stderr; }
+
+    void setConnectTimeoutMs(int ms) { m_connectTimeoutMs = ms; }
+    void setKeepAliveIntervalSeconds(int seconds) { m_keepAliveSeconds = seconds; }
+
+Q_SIGNALS:
+    /// The process runs, with this pid.
+    void started(quint32 pid);
+    void stdoutReceived(const QByteArray &data);
+    void stderrReceived(const QByteArray &data);
+
+protected:
+    bool streamMessage(const QJsonObject &json) override;
+    void streamEnded() override;
+
+    quint32 m_pid = 0;
+    int m_connectTimeoutMs = 0;
+    int m_keepAliveSeconds = 50;
+
+private:
+    int m_exitCode = -1;
+    bool m_exited = false;
+    bool m_ended = false;
+    bool m_keepOutput = true;
+    QString m_status;
+    QString m_processError;
+    QByteArray m_stdout;
+    QByteArray m_stderr;
+};
+
+/// `process.Process/Start`: runs a command and streams its output.
+/// cancel() aborts the stream and, when the pid is known, sends SIGKILL to the
+/// process (a SendSignalJob on the same network access manager).
+class StartProcessJob : public ProcessStreamJob
+{
+    Q_OBJECT
+
+public:
+    StartProcessJob(QNetworkAccessManager *network, EnvdTarget target, ProcessConfig config,
+                    QObject *parent = nullptr);
+
+    /// Runs `/bin/bash -l -c command` as the SDK's commands.run() does.
+    static ProcessConfig shellCommand(const QString &command,
+                                      const QMap<QString, QString> &envs = {},
+                                      const QString &cwd = {});
+
+    void setTag(const QString &tag) { m_tag = tag; }
+    /// Keeps stdin open for SendInput (default false, as the current SDK).
+    void setStdin(bool stdinOpen) { m_stdin = stdinOpen; }
+    void setKillOnCancel(bool kill) { m_killOnCancel = kill; }
+    const ProcessConfig &config() const { return m_config; }
+
+protected:
+    void doStart() override;
+    void doCancel() override;
+    QString errorContext() const override;
+
+private:
+    QNetworkAccessManager *m_network;
+    ProcessConfig m_config;
+    QString m_tag;
+    bool m_stdin = false;
+    bool m_killOnCancel = true;
+};
+
+/// `process.Process/Connect`: attaches to a running process and streams its further
+/// output. cancel() only detaches.
+class ConnectProcessJob : public ProcessStreamJob
+{
+    Q_OBJECT
+
+public:
+    ConnectProcessJob(QNetworkAccessManager *network, EnvdTarget target,
+                      ProcessSelector selector, QObject *parent = nullptr);
+
+protected:
+    void doStart() override;
+    QString errorContext() const override;
+
+private:
+    ProcessSelector m_selector;
+};
+
+/// `process.Process/List`.
+class ListProcessesJob : public EnvdJob
+{
+    Q_OBJECT
+
+public:
+    using EnvdJob::EnvdJob;
+    QList<ProcessInfo> processes() const { return m_processes; }
+
+protected:
+    void doStart() override;
+    void unaryReplied(const QJsonObject &json) override;
+    QString errorContext() const override;
+
+private:
+    QList<ProcessInfo> m_processes;
+};
+
+/// `process.Process/SendSignal` with SIGTERM or SIGKILL.
+class SendSignalJob : public EnvdJob
+{
+    Q_OBJECT
+
+public:
+    enum class Signal { Term = 15, Kill = 9 };
+    SendSignalJob(QNetworkAccessManager *network, EnvdTarget target, ProcessSelector selector,
+                  Signal signal, QObject *parent = nullptr);
+
+protected:
+    void doStart() override;
+    QString errorContext() const override;
+
+private:
+    ProcessSelector m_selector;
+    Signal m_signal;
+};
+
+/// `process.Process/SendInput`: bytes to a process's stdin (Start with setStdin(true)).
+class SendInputJob : public EnvdJob
+{
+    Q_OBJECT
+
+public:
+    SendInputJob(QNetworkAccessManager *network, EnvdTarget target, ProcessSelector selector,
+                 QByteArray data, QObject *parent = nullptr);
+
+protected:
+    void doStart() override;
+    QString errorContext() const override;
+
+private:
+    ProcessSelector m_selector;
+    QByteArray m_data;
+};
+
+/// `process.Process/CloseStdin`.
+class CloseStdinJob : public EnvdJob
+{
+    Q_OBJECT
+
+public:
+    CloseStdinJob(QNetworkAccessManager *network, EnvdTarget target, ProcessSelector selector,
+                  QObject *parent = nullptr);
+
+protected:
+    void doStart() override;
+    QString errorContext() const override;
+
+private:
+    ProcessSelector m_selector;
+};
+
+} // namespace sd

@@ -1,0 +1,535 @@
+#include "creationjournal.h"
+
+#include "common/logging.h"
+
+#include <QCoreApplication>
+#include <QDir>
+#include <QFile>
+#include <QFileInfo>
+#include <QHostInfo>
+#include <QJsonArray>
+#include <QJsonDocument>
+#include <QSaveFile>
+#include <QStandardPaths>
+
+#include <cerrno>
+#include <cstring>
+#include <fcntl.h>
+#include <unistd.h>
+
+namespace sd {
+
+namespace {
+
+constexpr int formatVersion = 1;
+
+QString isoNow()
+{
+    return QDateTime::currentDateTimeUtc().toString(Qt::ISODateWithMs);
+}
+
+QDateTime parseTime(const QJsonValue &value)
+{
+    return QDateTime::fromString(value.toString(), Qt::ISODateWithMs);
+}
+
+QJsonObject rollbackToJson(const RollbackReport &report)
+{
+    QJsonObject json{{QStringLiteral("attempts"), report.attempts},
+                     {QStringLiteral("outcome"), toString(report.outcome)}};
+    json.insert(QStringLiteral("error"), report.error.isEmpty() ? QJsonValue() : QJsonValue(report.error));
+    if (report.found)
+        json.insert(QStringLiteral("found"), *report.found);
+    if (!report.summary.isEmpty())
+        json.insert(QStringLiteral("summary"), report.summary);
+    return json;
+}
+
+std::optional<RollbackReport> rollbackFromJson(const QJsonValue &value)
+{
+    if (!value.isObject())
+        return std::nullopt;
+    const QJsonObject json = value.toObject();
+    RollbackReport report;
+    report.attempts = json.value(QLatin1String("attempts")).toInt();
+    report.outcome = rollbackOutcomeFromString(json.value(QLatin1String("outcome")).toString())
+                         .value_or(RollbackOutcome::Failed);
+    report.error = json.value(QLatin1String("error")).toString();
+    if (json.contains(QLatin1String("found")))
+        report.found = json.value(QLatin1String("found")).toInt();
+    report.summary = json.value(QLatin1String("summary")).toString();
+    return report;
+}
+
+QStringList toStringList(const QJsonValue &value)
+{
+    QStringList list;
+    for (const QJsonValue &item : value.toArray())
+        list << item.toString();
+    return list;
+}
+
+/// Keeps the text valid UTF-8 and under `maxBytes`.
+QString capUtf8(const QByteArray &data, int maxBytes, bool *truncated)
+{
+    *truncated = data.size() > maxBytes;
+    QString text = QString::fromUtf8(data.left(maxBytes));
+    while (text.toUtf8().size() > maxBytes)
+        text.chop(1);
+    return text;
+}
+
+bool fsyncDirectory(const QString &dir)
+{
+    const int fd = ::open(QFile::encodeName(dir).constData(), O_RDONLY | O_DIRECTORY | O_CLOEXEC);
+    if (fd < 0)
+        return false;
+    const bool ok = ::fsync(fd) == 0;
+    ::close(fd);
+    return ok;
+}
+
+} // namespace
+
+bool CreationRecord::owns(const QString &id) const
+{
+    return !id.isEmpty() && (id == sandboxId || foundSandboxIds.contains(id));
+}
+
+CreationJournal::CreationJournal(QString filePath, QObject *parent)
+    : QObject(parent)
+    , m_filePath(std::move(filePath))
+{
+}
+
+CreationJournal::~CreationJournal() = default;
+
+QString CreationJournal::defaultDirectory()
+{
+    return QStandardPaths::writableLocation(QStandardPaths::AppDataLocation) + QStringLiteral("/journal");
+}
+
+QString CreationJournal::filePathFor(const QString &directory, const QString &profile)
+{
+    QString name;
+    for (QChar c : profile) {
+        const bool safe = c.isLetterOrNumber() || c == QLatin1Char('-') || c == QLatin1Char('_')
+                          || c == QLatin1Char('.');
+        name += safe ? c : QLatin1Char('_');
+    }
+    if (name.isEmpty() || name.startsWith(QLatin1Char('.')))
+        name.prepend(QStringLiteral("profile"));
+    return directory + QLatin1Char('/') + name + QStringLiteral(".jsonl");
+}
+
+void CreationJournal::replay(const QByteArray &data, qint64 *goodEnd, bool *corrupt, int *badLines)
+{
+    *goodEnd = 0;
+    qint64 pos = 0;
+    while (pos < data.size()) {
+        const qint64 newline = data.indexOf('\n', pos);
+        const bool complete = newline >= 0;
+        const QByteArray line = data.mid(pos, (complete ? newline : data.size()) - pos).trimmed();
+        const qint64 next = complete ? newline + 1 : data.size();
+        if (line.isEmpty()) {
+            *goodEnd = next;
+            pos = next;
+            continue;
+        }
+        QJsonParseError parseError;
+        const QJsonDocument doc = QJsonDocument::fromJson(line, &parseError);
+        const bool usable = parseError.error == QJsonParseError::NoError && doc.isObject();
+        if (!complete) {
+            // The last line has no newline: the writer died mid-line, unless the
+            // line is whole (only the newline is missing).
+            if (usable) {
+                apply(doc.object());
+                *goodEnd = next;
+            }
+            return;
+        }
+        if (!usable || !apply(doc.object())) {
+            *corrupt = true;
+            ++*badLines;
+        }
+        *goodEnd = next;
+        pos = next;
+    }
+}
+
+bool CreationJournal::open()
+{
+    m_open = false;
+    m_warnings.clear();
+    m_movedAside.clear();
+    m_order.clear();
+    m_records.clear();
+    m_raw.clear();
+    m_readOffset = 0;
+
+    const QFileInfo info(m_filePath);
+    if (!QDir().mkpath(info.absolutePath())) {
+        m_errorString = tr("Could not create the journal folder %1").arg(info.absolutePath());
+        return false;
+    }
+    QFile file(m_filePath);
+    if (!file.exists()) {
+        m_open = true;
+        return true;
+    }
+    if (!file.open(QIODevice::ReadOnly)) {
+        m_errorString = tr("Could not read the journal %1: %2").arg(m_filePath, file.errorString());
+        return false;
+    }
+    const QByteArray data = file.readAll();
+    file.close();
+
+    qint64 goodEnd = 0;
+    bool corrupt = false;
+    int badLines = 0;
+    replay(data, &goodEnd, &corrupt, &badLines);
+
+    if (corrupt) {
+        const QString aside = m_filePath + QStringLiteral(".corrupt-")
+                              + QDateTime::currentDateTimeUtc().toString(QStringLiteral("yyyyMMddThhmmsszzz"));
+        if (!QFile::rename(m_filePath, aside)) {
+            m_errorString = tr("The journal %1 is damaged and could not be moved aside").arg(m_filePath);
+            return false;
+        }
+        m_movedAside = aside;
+        m_warnings << tr("The journal had %n unreadable line(s); it was moved to %1 and its readable "
+                         "records were kept", nullptr, badLines)
+                          .arg(aside);
+        qCWarning(lcJournal) << "journal damaged," << badLines << "bad lines; moved to" << aside;
+        QList<QJsonObject> records;
+        for (const QString &id : std::as_const(m_order))
+            records += m_raw.value(id);
+        if (!writeAll(m_filePath, records))
+            return false;
+    } else if (goodEnd < data.size()) {
+        m_warnings << tr("The last journal line was incomplete (the app stopped while writing it) "
+                         "and was skipped");
+        qCWarning(lcJournal) << "torn last line skipped:" << (data.size() - goodEnd) << "bytes";
+        if (!QFile(m_filePath).resize(goodEnd)) {
+            m_errorString = tr("Could not repair the journal %1").arg(m_filePath);
+            return false;
+        }
+    } else if (!data.isEmpty() && !data.endsWith('\n')) {
+        QFile repair(m_filePath);
+        if (repair.open(QIODevice::Append))
+            repair.write("\n");
+    }
+    m_readOffset = QFileInfo(m_filePath).size();
+    m_open = true;
+
+    if (m_order.size() > maxCreations)
+        compact(maxCreations);
+    return true;
+}
+
+void CreationJournal::refresh()
+{
+    QFile file(m_filePath);
+    if (!file.open(QIODevice::ReadOnly))
+        return;
+    if (file.size() < m_readOffset) {
+        // Compacted by another process: read it again from the start.
+        file.close();
+        const QSet<QString> active = m_active;
+        open();
+        m_active = active;
+        for (const QString &id : std::as_const(m_order))
+            Q_EMIT creationChanged(id);
+        return;
+    }
+    file.seek(m_readOffset);
+    const QByteArray data = file.readAll();
+    const qint64 lastNewline = data.lastIndexOf('\n');
+    if (lastNewline < 0)
+        return;
+    QSet<QString> changed;
+    for (const QByteArray &raw : data.left(lastNewline).split('\n')) {
+        const QByteArray line = raw.trimmed();
+        if (line.isEmpty())
+            continue;
+        const QJsonDocument doc = QJsonDocument::fromJson(line);
+        if (!doc.isObject() || !apply(doc.object())) {
+            qCWarning(lcJournal) << "skipped an unreadable journal line";
+            continue;
+        }
+        changed.insert(doc.object().value(QLatin1String("creation")).toString());
+    }
+    m_readOffset += lastNewline + 1;
+    for (const QString &id : std::as_const(changed))
+        Q_EMIT creationChanged(id);
+}
+
+bool CreationJournal::apply(const QJsonObject &json)
+{
+    if (json.value(QLatin1String("v")).toInt() != formatVersion)
+        return false;
+    const QString type = json.value(QLatin1String("type")).toString();
+    const QString id = json.value(QLatin1String("creation")).toString();
+    if (id.isEmpty() || type.isEmpty())
+        return false;
+    const QDateTime time = parseTime(json.value(QLatin1String("time")));
+
+    if (type == QLatin1String("intent")) {
+        if (m_records.contains(id))
+            return true;
+        CreationRecord r;
+        r.creationId = id;
+        r.templateId = json.value(QLatin1String("template")).toString();
+        r.mcpServers = toStringList(json.value(QLatin1String("mcpServers")));
+        r.installId = json.value(QLatin1String("install")).toString();
+        r.pid = json.value(QLatin1String("pid")).toInteger();
+        r.host = json.value(QLatin1String("host")).toString();
+        r.timeoutSeconds = json.value(QLatin1String("timeout")).toInt();
+        r.startedAt = time;
+        r.updatedAt = time;
+        r.state = CreationState::Allocating;
+        m_records.insert(id, r);
+        m_order.append(id);
+        m_raw[id].append(json);
+        return true;
+    }
+
+    auto it = m_records.find(id);
+    if (it == m_records.end())
+        return true; // its intent was compacted away; nothing to attach it to
+    CreationRecord &r = *it;
+    if (time.isValid())
+        r.updatedAt = time;
+    if (type == QLatin1String("sandbox")) {
+        r.sandboxId = json.value(QLatin1String("sandboxId")).toString();
+    } else if (type == QLatin1String("state")) {
+        const auto state = creationStateFromString(json.value(QLatin1String("state")).toString());
+        if (!state)
+            return false;
+        r.state = *state;
+    } else if (type == QLatin1String("found")) {
+        for (const QString &sandbox : toStringList(json.value(QLatin1String("sandboxIds")))) {
+            if (!r.foundSandboxIds.contains(sandbox))
+                r.foundSandboxIds << sandbox;
+        }
+    } else if (type == QLatin1String("gateway-stderr")) {
+        r.gatewayStderr = json.value(QLatin1String("stderr")).toString();
+        r.gatewayStderrTruncated = json.value(QLatin1String("truncated")).toBool();
+    } else if (type == QLatin1String("outcome")) {
+        const auto state = creationStateFromString(json.value(QLatin1String("state")).toString());
+        if (!state)
+            return false;
+        r.state = *state;
+        r.error = json.value(QLatin1String("error")).toString();
+        r.rollback = rollbackFromJson(json.value(QLatin1String("rollback")));
+        r.orphanReason = orphanReasonFromString(json.value(QLatin1String("orphanReason")).toString());
+        r.finishedAt = time.isValid() ? time : r.updatedAt;
+    } else if (type == QLatin1String("orphan-killed")) {
+        r.orphansKilled << json.value(QLatin1String("sandboxId")).toString();
+    } else {
+        return false;
+    }
+    m_raw[id].append(json);
+    return true;
+}
+
+bool CreationJournal::append(QJsonObject record)
+{
+    if (!m_open) {
+        qCWarning(lcJournal) << "journal not open; record dropped";
+        return false;
+    }
+    record.insert(QStringLiteral("v"), formatVersion);
+    if (!record.contains(QLatin1String("time")))
+        record.insert(QStringLiteral("time"), isoNow());
+    const QByteArray line = QJsonDocument(record).toJson(QJsonDocument::Compact) + '\n';
+
+    const QByteArray path = QFile::encodeName(m_filePath);
+    const bool existed = QFile::exists(m_filePath);
+    // A fresh descriptor per record: a file compacted (renamed over) by another
+    // process is written, not the old inode.
+    const int fd = ::open(path.constData(), O_WRONLY | O_APPEND | O_CREAT | O_CLOEXEC, 0600);
+    if (fd < 0) {
+        qCWarning(lcJournal) << "could not open the journal:" << std::strerror(errno);
+        return false;
+    }
+    qint64 written = 0;
+    while (written < line.size()) {
+        const ssize_t n = ::write(fd, line.constData() + written, size_t(line.size() - written));
+        if (n < 0 && errno == EINTR)
+            continue;
+        if (n <= 0)
+            break;
+        written += n;
+    }
+    const bool synced = written == line.size() && ::fsync(fd) == 0;
+    ::close(fd);
+    if (!synced) {
+        qCWarning(lcJournal) << "could not write the journal:" << std::strerror(errno);
+        return false;
+    }
+    if (!existed)
+        fsyncDirectory(QFileInfo(m_filePath).absolutePath());
+    refresh();
+    return true;
+}
+
+bool CreationJournal::recordIntent(const CreationIntent &intent)
+{
+    QJsonArray servers;
+    for (const QString &name : intent.mcpServers)
+        servers.append(name);
+    return append({{QStringLiteral("type"), QStringLiteral("intent")},
+                   {QStringLiteral("creation"), intent.creationId},
+                   {QStringLiteral("time"), (intent.time.isValid() ? intent.time.toUTC()
+                                                                  : QDateTime::currentDateTimeUtc())
+                                                .toString(Qt::ISODateWithMs)},
+                   {QStringLiteral("template"), intent.templateId},
+                   {QStringLiteral("mcpServers"), servers},
+                   {QStringLiteral("install"), intent.installId},
+                   {QStringLiteral("timeout"), intent.timeoutSeconds},
+                   {QStringLiteral("pid"), qint64(QCoreApplication::applicationPid())},
+                   {QStringLiteral("host"), QHostInfo::localHostName()}});
+}
+
+bool CreationJournal::recordSandboxId(const QString &creationId, const QString &sandboxId)
+{
+    return append({{QStringLiteral("type"), QStringLiteral("sandbox")},
+                   {QStringLiteral("creation"), creationId},
+                   {QStringLiteral("sandboxId"), sandboxId}});
+}
+
+bool CreationJournal::recordState(const QString &creationId, CreationState state)
+{
+    return append({{QStringLiteral("type"), QStringLiteral("state")},
+                   {QStringLiteral("creation"), creationId},
+                   {QStringLiteral("state"), toString(state)}});
+}
+
+bool CreationJournal::recordFound(const QString &creationId, const QStringList &sandboxIds)
+{
+    return append({{QStringLiteral("type"), QStringLiteral("found")},
+                   {QStringLiteral("creation"), creationId},
+                   {QStringLiteral("sandboxIds"), QJsonArray::fromStringList(sandboxIds)}});
+}
+
+bool CreationJournal::recordGatewayStderr(const QString &creationId, const QByteArray &stderrText)
+{
+    bool truncated = false;
+    const QString text = capUtf8(stderrText, maxStderrBytes, &truncated);
+    return append({{QStringLiteral("type"), QStringLiteral("gateway-stderr")},
+                   {QStringLiteral("creation"), creationId},
+                   {QStringLiteral("stderr"), text},
+                   {QStringLiteral("truncated"), truncated}});
+}
+
+bool CreationJournal::recordOutcome(const QString &creationId, const CreationOutcome &outcome)
+{
+    QJsonObject json{{QStringLiteral("type"), QStringLiteral("outcome")},
+                     {QStringLiteral("creation"), creationId},
+                     {QStringLiteral("state"), toString(outcome.state)}};
+    json.insert(QStringLiteral("error"), outcome.error.isEmpty() ? QJsonValue() : QJsonValue(outcome.error));
+    json.insert(QStringLiteral("rollback"),
+                outcome.rollback ? QJsonValue(rollbackToJson(*outcome.rollback)) : QJsonValue());
+    json.insert(QStringLiteral("orphanReason"),
+                outcome.orphanReason ? QJsonValue(toString(*outcome.orphanReason)) : QJsonValue());
+    return append(json);
+}
+
+bool CreationJournal::recordOrphanKilled(const QString &creationId, const QString &sandboxId)
+{
+    return append({{QStringLiteral("type"), QStringLiteral("orphan-killed")},
+                   {QStringLiteral("creation"), creationId},
+                   {QStringLiteral("sandboxId"), sandboxId}});
+}
+
+QList<CreationRecord> CreationJournal::creations() const
+{
+    QList<CreationRecord> list;
+    list.reserve(m_order.size());
+    for (const QString &id : m_order)
+        list.append(m_records.value(id));
+    return list;
+}
+
+QList<CreationRecord> CreationJournal::history() const
+{
+    QList<CreationRecord> list = creations();
+    std::reverse(list.begin(), list.end());
+    return list;
+}
+
+std::optional<CreationRecord> CreationJournal::creation(const QString &creationId) const
+{
+    const auto it = m_records.constFind(creationId);
+    if (it == m_records.constEnd())
+        return std::nullopt;
+    return *it;
+}
+
+std::optional<CreationRecord> CreationJournal::creationOwning(const QString &sandboxId,
+                                                              const QString &creationTag) const
+{
+    if (!creationTag.isEmpty()) {
+        if (auto r = creation(creationTag))
+            return r;
+    }
+    for (auto it = m_order.crbegin(); it != m_order.crend(); ++it) {
+        const CreationRecord r = m_records.value(*it);
+        if (r.owns(sandboxId))
+            return r;
+    }
+    return std::nullopt;
+}
+
+void CreationJournal::setActive(const QString &creationId, bool active)
+{
+    if (active)
+        m_active.insert(creationId);
+    else
+        m_active.remove(creationId);
+}
+
+bool CreationJournal::writeAll(const QString &path, const QList<QJsonObject> &records)
+{
+    QSaveFile file(path);
+    if (!file.open(QIODevice::WriteOnly)) {
+        m_errorString = tr("Could not write the journal %1: %2").arg(path, file.errorString());
+        return false;
+    }
+    for (const QJsonObject &record : records)
+        file.write(QJsonDocument(record).toJson(QJsonDocument::Compact) + '\n');
+    // commit() syncs the data before it renames the file into place.
+    if (!file.commit()) {
+        m_errorString = tr("Could not write the journal %1: %2").arg(path, file.errorString());
+        return false;
+    }
+    fsyncDirectory(QFileInfo(path).absolutePath());
+    return true;
+}
+
+bool CreationJournal::compact(int keep)
+{
+    if (!m_open || m_order.size() <= keep)
+        return true;
+    // Unknown to this process may be lines appended by another one since the last
+    // read: pick them up first so the rewrite keeps them.
+    refresh();
+    const int drop = int(m_order.size()) - keep;
+    const QStringList dropped = m_order.mid(0, drop);
+    QList<QJsonObject> records;
+    for (const QString &id : m_order.mid(drop))
+        records += m_raw.value(id);
+    if (!writeAll(m_filePath, records))
+        return false;
+    for (const QString &id : dropped) {
+        m_records.remove(id);
+        m_raw.remove(id);
+    }
+    m_order = m_order.mid(drop);
+    m_readOffset = QFileInfo(m_filePath).size();
+    qCDebug(lcJournal) << "compacted: dropped" << drop << "creations";
+    return true;
+}
+
+} // namespace sd

@@ -1,0 +1,162 @@
+#pragma once
+
+#include "creation/creationstate.h"
+
+#include <QDateTime>
+#include <QHash>
+#include <QJsonObject>
+#include <QList>
+#include <QObject>
+#include <QSet>
+#include <QStringList>
+
+#include <optional>
+
+namespace sd {
+
+/// What the journal knows about one creation, rebuilt from its records.
+struct CreationRecord
+{
+    QString creationId;
+    QString templateId;
+    QStringList mcpServers; ///< names only, never option values
+    QString installId;
+    qint64 pid = 0;         ///< the process that ran the creation
+    QString host;
+    int timeoutSeconds = 0;
+    QDateTime startedAt;
+    QDateTime updatedAt;
+    QDateTime finishedAt;   ///< invalid until the final record
+    QString sandboxId;      ///< empty until the create answer was read
+    QStringList foundSandboxIds; ///< tagged sandboxes an ambiguous allocation's search found
+    CreationState state = CreationState::Allocating; ///< the last recorded state
+    QString error;          ///< the first error, for people
+    QString gatewayStderr;  ///< capped at CreationJournal::maxStderrBytes
+    bool gatewayStderrTruncated = false;
+    std::optional<RollbackReport> rollback;
+    /// For RollbackFailed: why something may be left (rollback-failed or lost-response).
+    std::optional<OrphanReason> orphanReason;
+    QStringList orphansKilled; ///< sandboxes of this creation removed later as orphans
+
+    bool isFinished() const { return finishedAt.isValid(); }
+    bool hasMcp() const { return !mcpServers.isEmpty(); }
+    /// True when `sandboxId` is one this creation produced (by id or through its search).
+    bool owns(const QString &sandboxId) const;
+};
+
+/// The announcement written before a creation's first network call.
+struct CreationIntent
+{
+    QString creationId;
+    QString templateId;
+    QStringList mcpServers; ///< names only
+    QString installId;
+    int timeoutSeconds = 0;
+    QDateTime time;         ///< invalid: now
+};
+
+/// How a creation ended, written once.
+struct CreationOutcome
+{
+    CreationState state = CreationState::Ready;
+    QString error; ///< the first error's sentence; empty for Ready
+    std::optional<RollbackReport> rollback;
+    std::optional<OrphanReason> orphanReason;
+};
+
+/// Append-only, crash-safe record of every creation of one profile (JSON Lines).
+///
+/// Each record is written, flushed and fsync'd before the call returns, so a caller
+/// that records before a network call knows the record survives a crash or power
+/// loss. Records never hold API keys, envd or gateway tokens, MCP option values or
+/// env values: the API only accepts names, ids, states and already-redacted text.
+///
+/// open() replays the file: a torn last line (a crash while writing) is dropped with
+/// a warning and everything before it kept; a file with damage elsewhere is renamed
+/// aside (never deleted) and its readable records carried over into a fresh file.
+/// Compaction at open() keeps the last maxCreations creations.
+///
+/// Several processes may append to the same file (each append opens it with
+/// O_APPEND); refresh() picks up what others wrote.
+class CreationJournal : public QObject
+{
+    Q_OBJECT
+
+public:
+    static constexpr int maxCreations = 500;
+    static constexpr int maxStderrBytes = 64 * 1024;
+
+    /// `filePath` is the profile's journal, e.g. `<AppDataLocation>/journal/default.jsonl`.
+    explicit CreationJournal(QString filePath, QObject *parent = nullptr);
+    ~CreationJournal() override;
+
+    /// `<AppDataLocation>/journal`.
+    static QString defaultDirectory();
+    /// The file of a profile inside `directory` (the name is made file-system safe).
+    static QString filePathFor(const QString &directory, const QString &profile);
+
+    QString filePath() const { return m_filePath; }
+
+    /// Creates the directory if needed, replays the file and compacts it. Returns false
+    /// (errorString()) if the journal cannot be used at all.
+    bool open();
+    bool isOpen() const { return m_open; }
+    QString errorString() const { return m_errorString; }
+    /// Problems met while replaying (torn line, corrupt file renamed aside), for people.
+    QStringList warnings() const { return m_warnings; }
+    /// Where a corrupt file was moved, empty if none.
+    QString corruptFileMovedTo() const { return m_movedAside; }
+
+    /// Reads records other processes appended since the last read.
+    void refresh();
+
+    // Each returns false if the record could not be made durable.
+    bool recordIntent(const CreationIntent &intent);
+    bool recordSandboxId(const QString &creationId, const QString &sandboxId);
+    bool recordState(const QString &creationId, CreationState state);
+    bool recordFound(const QString &creationId, const QStringList &sandboxIds);
+    bool recordGatewayStderr(const QString &creationId, const QByteArray &stderrText);
+    bool recordOutcome(const QString &creationId, const CreationOutcome &outcome);
+    /// An orphan of this creation was killed later (kill all orphans).
+    bool recordOrphanKilled(const QString &creationId, const QString &sandboxId);
+
+    /// Every known creation, oldest first.
+    QList<CreationRecord> creations() const;
+    /// Every known creation, newest first (the history view).
+    QList<CreationRecord> history() const;
+    std::optional<CreationRecord> creation(const QString &creationId) const;
+    /// The creation a sandbox belongs to, by its id (journal) or by its creation tag.
+    std::optional<CreationRecord> creationOwning(const QString &sandboxId,
+                                                 const QString &creationTag = {}) const;
+
+    /// Creations that run in this process now: never judged as interrupted.
+    void setActive(const QString &creationId, bool active);
+    bool isActive(const QString &creationId) const { return m_active.contains(creationId); }
+
+    /// Rewrites the file with the last `keep` creations. Returns false on failure.
+    bool compact(int keep = maxCreations);
+
+Q_SIGNALS:
+    /// A creation's record changed (by this process or, after refresh(), another).
+    void creationChanged(const QString &creationId);
+
+private:
+    bool append(QJsonObject record);
+    /// Applies one record; returns false if it is not a usable journal record.
+    bool apply(const QJsonObject &record);
+    void replay(const QByteArray &data, qint64 *goodEnd, bool *corrupt, int *badLines);
+    bool writeAll(const QString &path, const QList<QJsonObject> &records);
+
+    QString m_filePath;
+    bool m_open = false;
+    QString m_errorString;
+    QStringList m_warnings;
+    QString m_movedAside;
+    qint64 m_readOffset = 0;
+    QList<QString> m_order; ///< creation ids, oldest first
+    QHash<QString, CreationRecord> m_records;
+    QHash<QString, QList<QJsonObject>> m_raw; ///< each creation's records, for compaction
+    QSet<QString> m_active;
+};
+
+} // namespace sd

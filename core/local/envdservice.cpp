@@ -1,0 +1,623 @@
+#include "envdservice.h"
+
+#include "common/logging.h"
+#include "envd/envelope.h"
+#include "local/httpstreamwriter.h"
+#include "local/localserver.h"
+#include "local/router.h"
+
+#include <QHttpServerRequest>
+#include <QJsonArray>
+#include <QJsonDocument>
+#include <QTcpSocket>
+#include <QTimer>
+
+#include <csignal>
+
+namespace sd::local {
+
+namespace {
+
+const QString ServicePrefix = QStringLiteral("/process.Process/");
+const QByteArray StreamContentType = "application/connect+json";
+const QByteArray UnaryContentType = "application/json";
+// Start without Connect-Timeout-Ms has no deadline; the SDK always sends one.
+constexpr int MaxKeepAliveSeconds = 3600;
+
+bool constantTimeEquals(const QByteArray &a, const QByteArray &b)
+{
+    if (a.size() != b.size())
+        return false;
+    unsigned char diff = 0;
+    for (qsizetype i = 0; i < a.size(); ++i)
+        diff |= uchar(a.at(i)) ^ uchar(b.at(i));
+    return diff == 0;
+}
+
+QString killMessage(KillReason reason)
+{
+    switch (reason) {
+    case KillReason::Expired:
+        return QStringLiteral("the sandbox was killed: its timeout expired");
+    case KillReason::Shutdown:
+        return QStringLiteral("the sandbox was killed: the local backend is shutting down");
+    case KillReason::Requested:
+        break;
+    }
+    return QStringLiteral("the sandbox was killed");
+}
+
+// `{"pid": N}` or `{"tag": "..."}`; protobuf JSON may send a uint32 as a string.
+bool parseSelector(const QJsonObject &body, quint32 *pid, QString *tag, QString *error)
+{
+    const QJsonValue selectorValue = body.value(QStringLiteral("process"));
+    if (!selectorValue.isObject()) {
+        *error = QStringLiteral("process: required (a selector with pid or tag)");
+        return false;
+    }
+    const QJsonObject selector = selectorValue.toObject();
+    if (selector.contains(QStringLiteral("tag"))) {
+        *tag = selector.value(QStringLiteral("tag")).toString();
+        if (tag->isEmpty()) {
+            *error = QStringLiteral("process.tag: must be a non-empty string");
+            return false;
+        }
+        return true;
+    }
+    const QJsonValue pidValue = selector.value(QStringLiteral("pid"));
+    bool ok = false;
+    qint64 value = 0;
+    if (pidValue.isDouble()) {
+        value = qint64(pidValue.toDouble());
+        ok = double(value) == pidValue.toDouble();
+    } else if (pidValue.isString()) {
+        value = pidValue.toString().toLongLong(&ok);
+    }
+    if (!ok || value <= 0 || value > 0xffffffffLL) {
+        *error = QStringLiteral("process.pid: must be a positive integer");
+        return false;
+    }
+    *pid = quint32(value);
+    return true;
+}
+
+QJsonObject configJson(const sd::ProcessConfig &config)
+{
+    QJsonObject json = config.toJson();
+    if (!json.contains(QStringLiteral("envs")))
+        json.insert(QStringLiteral("envs"), QJsonObject());
+    return json;
+}
+
+} // namespace
+
+/// One Start or Connect stream: writes the process's events as envelopes.
+class ProcessStream : public QObject
+{
+public:
+    ProcessStream(QTcpSocket *socket, bool keepAlive, QObject *parent)
+        : QObject(parent)
+        , m_writer(new HttpStreamWriter(socket, this))
+    {
+        m_writer->begin(200, {{"Content-Type", StreamContentType}}, keepAlive);
+        connect(m_writer, &HttpStreamWriter::peerDisconnected, this, [this] {
+            // The client went away; the process keeps running, as with envd.
+            close();
+        });
+        m_keepAliveTimer.setSingleShot(false);
+        connect(&m_keepAliveTimer, &QTimer::timeout, this, [this] {
+            send(envd::processKeepAliveEvent(), false);
+        });
+        m_deadline.setSingleShot(true);
+        connect(&m_deadline, &QTimer::timeout, this, [this] {
+            if (m_process)
+                m_process->sendSignal(SIGKILL);
+            endWithError(QStringLiteral("deadline_exceeded"),
+                         QStringLiteral("the call ran longer than its Connect-Timeout-Ms of %1 ms; "
+                                        "the process was killed")
+                             .arg(m_deadline.interval()));
+        });
+    }
+
+    void setKeepAliveSeconds(int seconds)
+    {
+        if (seconds > 0)
+            m_keepAliveTimer.start(qMin(seconds, MaxKeepAliveSeconds) * 1000);
+    }
+    void setDeadlineMs(qint64 ms)
+    {
+        if (ms > 0)
+            m_deadline.start(int(qMin<qint64>(ms, std::numeric_limits<int>::max())));
+    }
+    void setCutAfterChunks(int chunks) { m_cutAfter = qMax(0, chunks); }
+
+    void attach(SandboxRuntime *runtime, SandboxProcess *process, bool alreadyRunning)
+    {
+        m_process = process;
+        connect(runtime, &SandboxRuntime::stopping, this, [this](const QString &reason) {
+            endWithError(QStringLiteral("unavailable"), reason);
+        });
+        connect(process, &SandboxProcess::started, this, [this](quint32 pid) {
+            send(envd::processStartEvent(pid), true);
+        });
+        connect(process, &SandboxProcess::failedToStart, this, [this](const QString &reason) {
+            endWithError(QStringLiteral("internal"),
+                         QStringLiteral("could not start the process: %1").arg(reason));
+        });
+        connect(process, &SandboxProcess::output, this, [this](bool isStderr, const QByteArray &data) {
+            send(envd::processDataEvent(isStderr, data), true);
+            ++m_dataSent;
+            if (m_cutAfter >= 0 && m_dataSent >= m_cutAfter) {
+                qCInfo(lcLocal) << "fault cut-after-output: dropping the stream";
+                m_writer->abort();
+                close();
+            }
+        });
+        connect(process, &SandboxProcess::ended, this,
+                [this](int exitCode, bool exited, const QString &status) {
+                    if (m_done)
+                        return;
+                    send(envd::processEndEvent(exitCode, exited, status), false);
+                    finishOk();
+                });
+        if (alreadyRunning)
+            send(envd::processStartEvent(process->pid()), true);
+    }
+
+    void endWithError(const QString &code, const QString &message)
+    {
+        if (m_done)
+            return;
+        m_writer->writeChunk(envd::encodeEndStream(code, message));
+        m_writer->finish();
+        close();
+    }
+
+private:
+    void send(const QJsonObject &event, bool restartKeepAlive)
+    {
+        if (m_done)
+            return;
+        m_writer->writeChunk(envd::encodeEnvelope(event));
+        if (restartKeepAlive && m_keepAliveTimer.isActive())
+            m_keepAliveTimer.start();
+    }
+
+    void finishOk()
+    {
+        m_writer->writeChunk(envd::encodeEndStream());
+        m_writer->finish();
+        close();
+    }
+
+    void close()
+    {
+        if (m_done)
+            return;
+        m_done = true;
+        m_keepAliveTimer.stop();
+        m_deadline.stop();
+        if (m_process)
+            m_process->disconnect(this);
+        deleteLater();
+    }
+
+    HttpStreamWriter *m_writer;
+    QPointer<SandboxProcess> m_process;
+    QTimer m_keepAliveTimer;
+    QTimer m_deadline;
+    int m_cutAfter = -1;
+    int m_dataSent = 0;
+    bool m_done = false;
+};
+
+EnvdService::EnvdService(LocalServer *server, ProcessRunner *runner, QObject *parent)
+    : QObject(parent)
+    , m_server(server)
+    , m_runner(runner)
+{
+    SandboxRegistry *registry = m_server->registry();
+    connect(registry, &SandboxRegistry::sandboxCreated, this, &EnvdService::onSandboxCreated);
+    connect(registry, &SandboxRegistry::sandboxKilled, this, &EnvdService::onSandboxKilled);
+    connect(registry, &SandboxRegistry::sandboxPaused, this, [this](const QString &id) {
+        if (SandboxRuntime *r = runtime(id))
+            r->pause();
+    });
+    connect(registry, &SandboxRegistry::sandboxResumed, this, [this](const QString &id) {
+        if (SandboxRuntime *r = runtime(id))
+            r->resume();
+    });
+    m_server->setEnvdHandler(this);
+    registerRoutes(m_server->router());
+}
+
+EnvdService::~EnvdService()
+{
+    if (m_server->envdHandler() == this)
+        m_server->setEnvdHandler(nullptr);
+}
+
+SandboxRuntime *EnvdService::runtime(const QString &sandboxId) const
+{
+    return qobject_cast<SandboxRuntime *>(m_server->registry()->runtime(sandboxId));
+}
+
+void EnvdService::onSandboxCreated(const QString &sandboxId)
+{
+    SandboxRegistry *registry = m_server->registry();
+    const SandboxRecord *record = registry->find(sandboxId);
+    if (!record)
+        return;
+    SandboxRuntimeConfig config;
+    config.sandboxId = sandboxId;
+    config.templateId = record->templateId;
+    config.envVars = record->envVars;
+    config.allowInternetAccess = record->allowInternetAccess.value_or(true);
+    config.cpuCount = record->cpuCount;
+    config.memoryBytes = qint64(record->memoryMB) * 1024 * 1024;
+    QString error;
+    SandboxRuntime *rt = m_runner->create(config, &error);
+    if (!rt) {
+        qCWarning(lcLocal).noquote() << "sandbox" << sandboxId << "has no processes:" << error;
+        registry->addEvent(sandboxId, QStringLiteral("runtime_failed"), error, {},
+                           QStringLiteral("error"));
+        return;
+    }
+    connect(rt, &SandboxRuntime::processStarted, this,
+            [registry, sandboxId](quint32 pid, const QString &command) {
+                registry->addEvent(sandboxId, QStringLiteral("process_started"),
+                                   QStringLiteral("Process started: %1 (pid %2)").arg(command).arg(pid),
+                                   {{QStringLiteral("pid"), QString::number(pid)},
+                                    {QStringLiteral("command"), command}});
+            });
+    connect(rt, &SandboxRuntime::processEnded, this,
+            [registry, sandboxId](quint32 pid, const QString &command, int exitCode,
+                                  const QString &status) {
+                registry->addEvent(sandboxId, QStringLiteral("process_ended"),
+                                   QStringLiteral("Process %1 (pid %2) ended: %3")
+                                       .arg(command)
+                                       .arg(pid)
+                                       .arg(status),
+                                   {{QStringLiteral("pid"), QString::number(pid)},
+                                    {QStringLiteral("command"), command},
+                                    {QStringLiteral("exitCode"), QString::number(exitCode)}});
+            });
+    registry->setRuntime(sandboxId, rt);
+}
+
+void EnvdService::onSandboxKilled(const QString &sandboxId, KillReason reason)
+{
+    if (SandboxRuntime *r = runtime(sandboxId))
+        r->stop(killMessage(reason));
+}
+
+void EnvdService::registerRoutes(Router *router)
+{
+    // Before the control plane's GET /sandboxes/{id}, which would take "metrics" as an ID.
+    router->prepend("GET", QStringLiteral("/sandboxes/metrics"),
+                    [this](const HttpRequest &request, const RouteParams &) {
+                        const QString ids = request.query.queryItemValue(
+                            QStringLiteral("sandbox_ids"), QUrl::FullyDecoded);
+                        if (ids.isEmpty())
+                            return HttpResponse::error(400, QStringLiteral("sandbox_ids: required"));
+                        const QStringList list = ids.split(QLatin1Char(','), Qt::SkipEmptyParts);
+                        if (list.size() > 100)
+                            return HttpResponse::error(400, QStringLiteral("sandbox_ids: at most 100"));
+                        QJsonObject sandboxes;
+                        for (const QString &id : list) {
+                            SandboxRuntime *r = runtime(id.trimmed());
+                            if (r && !r->metrics().isEmpty())
+                                sandboxes.insert(id.trimmed(), r->metrics().last().toJson());
+                        }
+                        return HttpResponse::json(
+                            200, QJsonObject{{QStringLiteral("sandboxes"), sandboxes}});
+                    });
+    router->add("GET", QStringLiteral("/sandboxes/{id}/metrics"),
+                [this](const HttpRequest &request, const RouteParams &params) {
+                    const QString id = params.value(QStringLiteral("id"));
+                    SandboxRuntime *r = runtime(id);
+                    if (!m_server->registry()->find(id) || !r)
+                        return HttpResponse::error(404, QStringLiteral("sandbox \"%1\" not found").arg(id));
+                    bool okStart = false;
+                    bool okEnd = false;
+                    const qint64 start = request.query.queryItemValue(QStringLiteral("start")).toLongLong(&okStart);
+                    const qint64 end = request.query.queryItemValue(QStringLiteral("end")).toLongLong(&okEnd);
+                    QJsonArray samples;
+                    for (const MetricSample &sample : r->metrics()) {
+                        const qint64 t = sample.timestamp.toSecsSinceEpoch();
+                        if ((okStart && t < start) || (okEnd && t > end))
+                            continue;
+                        samples.append(sample.toJson());
+                    }
+                    return HttpResponse::json(200, samples);
+                });
+}
+
+void EnvdService::replyError(QTcpSocket *socket, const HttpRequest &request, bool stream,
+                             const QString &code, const QString &message)
+{
+    qCInfo(lcLocal).noquote() << "envd" << request.path << "error" << code;
+    if (stream) {
+        // Connect streams carry their error in the end-of-stream envelope, under HTTP 200.
+        auto *writer = new HttpStreamWriter(socket, this);
+        writer->begin(200, {{"Content-Type", StreamContentType}}, !request.wantsClose());
+        writer->writeChunk(envd::encodeEndStream(code, message));
+        writer->finish();
+        writer->deleteLater();
+        return;
+    }
+    HttpResponse response = HttpResponse::json(
+        envd::httpStatusForConnectCode(code),
+        QJsonObject{{QStringLiteral("code"), code}, {QStringLiteral("message"), message}});
+    writeResponse(socket, response, !request.wantsClose());
+}
+
+void EnvdService::replyJson(QTcpSocket *socket, const HttpRequest &request, const QJsonObject &json)
+{
+    writeResponse(socket, HttpResponse::json(200, json), !request.wantsClose());
+}
+
+void EnvdService::handleEnvdRequest(const QHttpServerRequest &qtRequest, QTcpSocket *socket,
+                                    const QString &sandboxId)
+{
+    const HttpRequest request = HttpRequest::fromQt(qtRequest);
+    if (!request.path.startsWith(ServicePrefix)) {
+        writeResponse(socket,
+                      HttpResponse::json(404, QJsonObject{{QStringLiteral("code"), QStringLiteral("unimplemented")},
+                                                          {QStringLiteral("message"),
+                                                           QStringLiteral("%1 is not served by this envd").arg(request.path)}}),
+                      !request.wantsClose());
+        return;
+    }
+    const QString method = request.path.mid(ServicePrefix.size());
+    const bool stream = method == QLatin1String("Start") || method == QLatin1String("Connect");
+    static const QStringList unaryMethods{QStringLiteral("List"), QStringLiteral("SendSignal"),
+                                          QStringLiteral("SendInput"), QStringLiteral("CloseStdin")};
+    if (!stream && !unaryMethods.contains(method)) {
+        replyError(socket, request, false, QStringLiteral("unimplemented"),
+                   QStringLiteral("process.Process/%1 is not implemented by the local envd").arg(method));
+        return;
+    }
+    if (request.method != "POST") {
+        writeResponse(socket, HttpResponse::error(405, QStringLiteral("envd methods take POST")),
+                      !request.wantsClose());
+        return;
+    }
+    const QByteArray contentType = request.header("content-type").split(';').first().trimmed().toLower();
+    if (contentType.endsWith("proto")) {
+        writeResponse(socket,
+                      HttpResponse::json(415, QJsonObject{{QStringLiteral("code"), QStringLiteral("unimplemented")},
+                                                          {QStringLiteral("message"),
+                                                           QStringLiteral("this envd serves only JSON (application/json, "
+                                                                          "application/connect+json), not %1")
+                                                               .arg(QString::fromLatin1(contentType))}}),
+                      !request.wantsClose());
+        return;
+    }
+    if (contentType != (stream ? StreamContentType : UnaryContentType)) {
+        writeResponse(socket,
+                      HttpResponse::json(415, QJsonObject{{QStringLiteral("code"), QStringLiteral("invalid_argument")},
+                                                          {QStringLiteral("message"),
+                                                           QStringLiteral("Content-Type must be %1")
+                                                               .arg(QString::fromLatin1(stream ? StreamContentType : UnaryContentType))}}),
+                      !request.wantsClose());
+        return;
+    }
+
+    const SandboxRecord *record = m_server->registry()->find(sandboxId);
+    SandboxRuntime *rt = runtime(sandboxId);
+    if (!record) {
+        replyError(socket, request, stream, QStringLiteral("not_found"),
+                   QStringLiteral("sandbox \"%1\" not found").arg(sandboxId));
+        return;
+    }
+    if (!constantTimeEquals(request.header("x-access-token"), record->envdAccessToken.toUtf8())) {
+        replyError(socket, request, stream, QStringLiteral("unauthenticated"),
+                   request.hasHeader("x-access-token")
+                       ? QStringLiteral("invalid access token for this sandbox")
+                       : QStringLiteral("missing X-Access-Token"));
+        return;
+    }
+    const QByteArray authorization = request.header("authorization");
+    if (!authorization.isEmpty()) {
+        const QByteArray decoded = authorization.startsWith("Basic ")
+                                       ? QByteArray::fromBase64(authorization.mid(6).trimmed())
+                                       : QByteArray();
+        const QByteArray user = decoded.left(decoded.indexOf(':'));
+        if (user != "root" && user != "user") {
+            replyError(socket, request, stream, QStringLiteral("unauthenticated"),
+                       QStringLiteral("Authorization must name the user root or user (Basic)"));
+            return;
+        }
+    }
+    if (!rt || rt->isStopped()) {
+        replyError(socket, request, stream, QStringLiteral("unavailable"),
+                   QStringLiteral("the sandbox has no running environment"));
+        return;
+    }
+    if (record->state == SandboxState::Paused) {
+        replyError(socket, request, stream, QStringLiteral("unavailable"),
+                   QStringLiteral("the sandbox is paused; resume it first"));
+        return;
+    }
+
+    QJsonObject body;
+    if (stream) {
+        envd::EnvelopeDecoder decoder;
+        decoder.feed(request.body);
+        decoder.finish(false);
+        const QList<envd::Envelope> envelopes = decoder.takeAll();
+        if (decoder.hasError() || envelopes.size() != 1 || envelopes.first().isEndStream()) {
+            replyError(socket, request, true, QStringLiteral("invalid_argument"),
+                       decoder.hasError()
+                           ? QStringLiteral("malformed request envelope: %1").arg(decoder.errorString())
+                           : QStringLiteral("the request must be exactly one envelope"));
+            return;
+        }
+        body = envelopes.first().json;
+    } else {
+        QJsonParseError parseError;
+        const QJsonDocument doc = QJsonDocument::fromJson(request.body.isEmpty() ? QByteArray("{}") : request.body,
+                                                          &parseError);
+        if (!doc.isObject()) {
+            replyError(socket, request, false, QStringLiteral("invalid_argument"),
+                       QStringLiteral("the request body is not a JSON object: %1").arg(parseError.errorString()));
+            return;
+        }
+        body = doc.object();
+    }
+    if (stream)
+        startStream(socket, request, rt, body, method == QLatin1String("Connect"));
+    else
+        unary(socket, request, rt, method, body);
+}
+
+void EnvdService::startStream(QTcpSocket *socket, const HttpRequest &request,
+                              SandboxRuntime *runtime, const QJsonObject &body, bool attach)
+{
+    SandboxProcess *process = nullptr;
+    if (attach) {
+        quint32 pid = 0;
+        QString tag;
+        QString error;
+        if (!parseSelector(body, &pid, &tag, &error)) {
+            replyError(socket, request, true, QStringLiteral("invalid_argument"), error);
+            return;
+        }
+        process = tag.isEmpty() ? runtime->findByPid(pid) : runtime->findByTag(tag);
+        if (!process) {
+            replyError(socket, request, true, QStringLiteral("not_found"),
+                       tag.isEmpty() ? QStringLiteral("process with pid %1 not found").arg(pid)
+                                     : QStringLiteral("process with tag \"%1\" not found").arg(tag));
+            return;
+        }
+    } else {
+        const QJsonValue processValue = body.value(QStringLiteral("process"));
+        const QJsonObject p = processValue.toObject();
+        if (!processValue.isObject() || !p.value(QStringLiteral("cmd")).isString()
+            || p.value(QStringLiteral("cmd")).toString().isEmpty()) {
+            replyError(socket, request, true, QStringLiteral("invalid_argument"),
+                       QStringLiteral("process.cmd: required"));
+            return;
+        }
+        const QJsonValue args = p.value(QStringLiteral("args"));
+        const QJsonValue envs = p.value(QStringLiteral("envs"));
+        if ((!args.isUndefined() && !args.isArray()) || (!envs.isUndefined() && !envs.isObject())) {
+            replyError(socket, request, true, QStringLiteral("invalid_argument"),
+                       QStringLiteral("process.args must be a list and process.envs a map"));
+            return;
+        }
+        if (body.contains(QStringLiteral("pty")) && !body.value(QStringLiteral("pty")).isNull()) {
+            replyError(socket, request, true, QStringLiteral("unimplemented"),
+                       QStringLiteral("the local envd has no PTY support"));
+            return;
+        }
+        const sd::ProcessConfig config = sd::ProcessConfig::fromJson(p);
+        // Absent stdin means true, for older SDKs (process.proto).
+        const bool stdinOpen = body.value(QStringLiteral("stdin")).toBool(true);
+        process = runtime->start(config, body.value(QStringLiteral("tag")).toString(), stdinOpen);
+    }
+
+    auto *stream = new ProcessStream(socket, !request.wantsClose(), this);
+    bool ok = false;
+    const int keepAlive = request.header("keepalive-ping-interval").toInt(&ok);
+    if (ok)
+        stream->setKeepAliveSeconds(keepAlive);
+    const qint64 deadline = request.header("connect-timeout-ms").toLongLong(&ok);
+    if (ok)
+        stream->setDeadlineMs(deadline);
+    if (!attach && m_server->faultInjectionEnabled()) {
+        if (auto rule = m_server->faults()->take(QStringLiteral("POST"), request.path,
+                                                 {FaultAction::CutAfterOutput})) {
+            qCInfo(lcLocal) << "fault cut-after-output armed on" << request.path;
+            stream->setCutAfterChunks(rule->params.value(QStringLiteral("chunks")).toInt(1));
+        }
+    }
+    stream->attach(runtime, process, attach);
+}
+
+void EnvdService::unary(QTcpSocket *socket, const HttpRequest &request, SandboxRuntime *runtime,
+                        const QString &method, const QJsonObject &body)
+{
+    if (method == QLatin1String("List")) {
+        QJsonArray processes;
+        for (const sd::ProcessInfo &info : runtime->listProcesses()) {
+            QJsonObject entry{{QStringLiteral("config"), configJson(info.config)},
+                              {QStringLiteral("pid"), qint64(info.pid)}};
+            if (!info.tag.isEmpty())
+                entry.insert(QStringLiteral("tag"), info.tag);
+            processes.append(entry);
+        }
+        replyJson(socket, request, QJsonObject{{QStringLiteral("processes"), processes}});
+        return;
+    }
+
+    quint32 pid = 0;
+    QString tag;
+    QString error;
+    if (!parseSelector(body, &pid, &tag, &error)) {
+        replyError(socket, request, false, QStringLiteral("invalid_argument"), error);
+        return;
+    }
+    SandboxProcess *process = tag.isEmpty() ? runtime->findByPid(pid) : runtime->findByTag(tag);
+    const QString notFound = tag.isEmpty() ? QStringLiteral("process with pid %1 not found").arg(pid)
+                                           : QStringLiteral("process with tag \"%1\" not found").arg(tag);
+
+    if (method == QLatin1String("SendSignal")) {
+        const QJsonValue signalValue = body.value(QStringLiteral("signal"));
+        int signal = 0;
+        // Protobuf JSON sends enum names; numbers are accepted too.
+        if (signalValue == QStringLiteral("SIGNAL_SIGKILL") || signalValue.toInt() == 9)
+            signal = SIGKILL;
+        else if (signalValue == QStringLiteral("SIGNAL_SIGTERM") || signalValue.toInt() == 15)
+            signal = SIGTERM;
+        if (signal == 0) {
+            replyError(socket, request, false, QStringLiteral("invalid_argument"),
+                       QStringLiteral("signal: must be SIGNAL_SIGTERM or SIGNAL_SIGKILL"));
+            return;
+        }
+        const bool sent = process ? (process->sendSignal(signal), true)
+                                  : (tag.isEmpty() && runtime->signalPid(pid, signal));
+        if (!sent) {
+            replyError(socket, request, false, QStringLiteral("not_found"), notFound);
+            return;
+        }
+        replyJson(socket, request, QJsonObject());
+        return;
+    }
+
+    if (!process) {
+        replyError(socket, request, false, QStringLiteral("not_found"), notFound);
+        return;
+    }
+    if (method == QLatin1String("SendInput")) {
+        const QJsonObject input = body.value(QStringLiteral("input")).toObject();
+        if (input.contains(QStringLiteral("pty"))) {
+            replyError(socket, request, false, QStringLiteral("unimplemented"),
+                       QStringLiteral("the local envd has no PTY support"));
+            return;
+        }
+        QByteArray data;
+        if (!envd::decodeBase64(input.value(QStringLiteral("stdin")).toString(), &data)) {
+            replyError(socket, request, false, QStringLiteral("invalid_argument"),
+                       QStringLiteral("input.stdin: not valid base64"));
+            return;
+        }
+        if (!process->writeStdin(data)) {
+            replyError(socket, request, false, QStringLiteral("failed_precondition"),
+                       QStringLiteral("the process's stdin is not open (start it with stdin: true)"));
+            return;
+        }
+        replyJson(socket, request, QJsonObject());
+        return;
+    }
+    // CloseStdin
+    if (!process->closeStdin()) {
+        replyError(socket, request, false, QStringLiteral("failed_precondition"),
+                   QStringLiteral("the process's stdin is not open"));
+        return;
+    }
+    replyJson(socket, request, QJsonObject());
+}
+
+} // namespace sd::local

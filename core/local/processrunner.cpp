@@ -1,0 +1,776 @@
+#include "processrunner.h"
+
+#include "common/logging.h"
+
+#include <QCoreApplication>
+#include <QDir>
+#include <QFile>
+#include <QFileInfo>
+#include <QJsonObject>
+#include <QSet>
+#include <QStandardPaths>
+#include <QStorageInfo>
+#include <QThread>
+
+#include <csignal>
+#include <sys/prctl.h>
+#include <unistd.h>
+
+namespace sd::local {
+
+namespace {
+
+// Where the jail mounts the directory of the built mcp-gateway, read-only.
+const QString JailGatewayDir = QStringLiteral("/opt/sandbox-desk/bin");
+// Marks every unjailed process of a sandbox, so the whole tree can be found.
+const QString SandboxMarker = QStringLiteral("SANDBOX_DESK_SANDBOX");
+const QString DefaultPath = QStringLiteral("/usr/local/sbin:/usr/local/bin:/usr/sbin:/usr/bin:/sbin:/bin");
+// Host /etc entries a sandbox must not see.
+const QStringList HiddenEtc{QStringLiteral("shadow"),   QStringLiteral("shadow-"),
+                            QStringLiteral("gshadow"),  QStringLiteral("gshadow-"),
+                            QStringLiteral("sudoers"),  QStringLiteral("sudoers.d"),
+                            QStringLiteral("ssh"),      QStringLiteral("mcp-gateway")};
+constexpr int MetricsIntervalMs = 5000;
+
+// --- /proc reading ---
+
+struct ProcStat
+{
+    qint64 pid = 0;
+    qint64 ppid = 0;
+    qint64 pgrp = 0;
+    qint64 cpuTicks = 0;
+    qint64 rssPages = 0;
+};
+
+bool readStat(qint64 pid, ProcStat *out)
+{
+    QFile file(QStringLiteral("/proc/%1/stat").arg(pid));
+    if (!file.open(QIODevice::ReadOnly))
+        return false;
+    const QByteArray line = file.readAll();
+    // The command name is in parentheses and may hold spaces; fields follow the last ')'.
+    const qsizetype close = line.lastIndexOf(')');
+    if (close < 0)
+        return false;
+    const QList<QByteArray> f = line.mid(close + 2).split(' ');
+    // f[0] is field 3 (state).
+    if (f.size() < 22)
+        return false;
+    out->pid = pid;
+    out->ppid = f[1].toLongLong();
+    out->pgrp = f[2].toLongLong();
+    out->cpuTicks = f[11].toLongLong() + f[12].toLongLong();
+    out->rssPages = f[21].toLongLong();
+    return true;
+}
+
+QList<qint64> allPids()
+{
+    QList<qint64> pids;
+    const QStringList entries = QDir(QStringLiteral("/proc")).entryList(QDir::Dirs | QDir::NoDotAndDotDot);
+    for (const QString &entry : entries) {
+        bool ok = false;
+        const qint64 pid = entry.toLongLong(&ok);
+        if (ok)
+            pids.append(pid);
+    }
+    return pids;
+}
+
+QString pidNamespaceOf(qint64 pid)
+{
+    return QFileInfo(QStringLiteral("/proc/%1/ns/pid").arg(pid)).symLinkTarget();
+}
+
+QStringList cmdline(qint64 pid)
+{
+    QFile file(QStringLiteral("/proc/%1/cmdline").arg(pid));
+    if (!file.open(QIODevice::ReadOnly))
+        return {};
+    QByteArray data = file.readAll();
+    if (data.endsWith('\0'))
+        data.chop(1);
+    QStringList out;
+    for (const QByteArray &part : data.split('\0'))
+        out.append(QString::fromLocal8Bit(part));
+    return out;
+}
+
+bool hasMarker(qint64 pid, const QByteArray &marker)
+{
+    QFile file(QStringLiteral("/proc/%1/environ").arg(pid));
+    if (!file.open(QIODevice::ReadOnly))
+        return false;
+    const QByteArray env = '\0' + file.readAll();
+    return env.contains('\0' + marker + '\0');
+}
+
+QString signalStatus(int signal)
+{
+    // Go's os.ProcessState wording, as envd reports it.
+    switch (signal) {
+    case SIGKILL: return QStringLiteral("signal: killed");
+    case SIGTERM: return QStringLiteral("signal: terminated");
+    case SIGINT: return QStringLiteral("signal: interrupt");
+    case SIGHUP: return QStringLiteral("signal: hangup");
+    case SIGQUIT: return QStringLiteral("signal: quit");
+    case SIGABRT: return QStringLiteral("signal: aborted");
+    case SIGSEGV: return QStringLiteral("signal: segmentation fault");
+    case SIGPIPE: return QStringLiteral("signal: broken pipe");
+    default: return QStringLiteral("signal: %1").arg(signal);
+    }
+}
+
+// Runs in the forked child before exec: its own session (so the group can be
+// signalled as one) and death with the backend.
+void detachChild()
+{
+    ::setsid();
+    ::prctl(PR_SET_PDEATHSIG, SIGKILL);
+}
+
+QString nsenterPath()
+{
+    return QStandardPaths::findExecutable(QStringLiteral("nsenter"));
+}
+
+QString bwrapPath()
+{
+    return QStandardPaths::findExecutable(QStringLiteral("bwrap"));
+}
+
+} // namespace
+
+QString isolationName(Isolation isolation)
+{
+    return isolation == Isolation::Bwrap ? QStringLiteral("bwrap") : QStringLiteral("none");
+}
+
+QJsonObject MetricSample::toJson() const
+{
+    return QJsonObject{
+        {QStringLiteral("timestamp"), timestamp.toUTC().toString(Qt::ISODateWithMs)},
+        {QStringLiteral("timestampUnix"), timestamp.toSecsSinceEpoch()},
+        {QStringLiteral("cpuCount"), cpuCount},
+        {QStringLiteral("cpuUsedPct"), cpuUsedPct},
+        {QStringLiteral("memUsed"), memUsed},
+        {QStringLiteral("memTotal"), memTotal},
+        {QStringLiteral("memCache"), memCache},
+        {QStringLiteral("diskUsed"), diskUsed},
+        {QStringLiteral("diskTotal"), diskTotal},
+    };
+}
+
+// ---------------------------------------------------------------- SandboxProcess
+
+SandboxProcess::SandboxProcess(sd::ProcessConfig config, QString tag, bool stdinOpen,
+                               QObject *parent)
+    : QObject(parent)
+    , m_config(std::move(config))
+    , m_tag(std::move(tag))
+    , m_stdinOpen(stdinOpen)
+{
+}
+
+QString SandboxProcess::safeCommand() const
+{
+    // Arguments can hold secrets (a gateway config carries API keys): name the
+    // program, and for `bash -c SCRIPT` the script's first word.
+    QString name = QFileInfo(m_config.cmd).fileName();
+    const int c = int(m_config.args.indexOf(QStringLiteral("-c")));
+    if (c >= 0 && c + 1 < m_config.args.size()) {
+        const QString script = m_config.args.at(c + 1).trimmed();
+        const QString first = script.section(QLatin1Char(' '), 0, 0);
+        name += QStringLiteral(" -c \"%1%2\"").arg(first, script.contains(QLatin1Char(' '))
+                                                             ? QStringLiteral(" …")
+                                                             : QString());
+    }
+    return name;
+}
+
+void SandboxProcess::launch(const QString &program, const QStringList &arguments,
+                            const QProcessEnvironment &env, const QString &workingDir)
+{
+    m_process = new QProcess(this);
+    m_process->setProgram(program);
+    m_process->setArguments(arguments);
+    m_process->setProcessEnvironment(env);
+    m_process->setWorkingDirectory(workingDir);
+    m_process->setProcessChannelMode(QProcess::SeparateChannels);
+    if (!m_stdinOpen)
+        m_process->setStandardInputFile(QProcess::nullDevice());
+    m_process->setChildProcessModifier(detachChild);
+    connect(m_process, &QProcess::started, this, [this] {
+        m_pid = quint32(m_process->processId());
+        Q_EMIT started(m_pid);
+    });
+    connect(m_process, &QProcess::readyReadStandardOutput, this, [this] {
+        const QByteArray data = m_process->readAllStandardOutput();
+        if (!data.isEmpty())
+            Q_EMIT output(false, data);
+    });
+    connect(m_process, &QProcess::readyReadStandardError, this, [this] {
+        const QByteArray data = m_process->readAllStandardError();
+        if (!data.isEmpty())
+            Q_EMIT output(true, data);
+    });
+    connect(m_process, &QProcess::finished, this, &SandboxProcess::onFinished);
+    connect(m_process, &QProcess::errorOccurred, this, [this](QProcess::ProcessError error) {
+        if (error == QProcess::FailedToStart)
+            fail(m_process->errorString());
+    });
+    m_process->start();
+}
+
+void SandboxProcess::fail(const QString &reason)
+{
+    if (m_ended)
+        return;
+    Q_EMIT failedToStart(reason);
+    m_ended = true;
+    m_exitCode = -1;
+    m_exited = false;
+    m_status = reason;
+    Q_EMIT ended(m_exitCode, m_exited, m_status);
+    deleteLater();
+}
+
+void SandboxProcess::onFinished(int exitCode, QProcess::ExitStatus status)
+{
+    if (m_ended)
+        return;
+    // Output still buffered in the pipes comes before the end.
+    const QByteArray out = m_process->readAllStandardOutput();
+    if (!out.isEmpty())
+        Q_EMIT output(false, out);
+    const QByteArray err = m_process->readAllStandardError();
+    if (!err.isEmpty())
+        Q_EMIT output(true, err);
+    m_ended = true;
+    if (status == QProcess::NormalExit) {
+        m_exitCode = exitCode;
+        m_exited = true;
+        m_status = QStringLiteral("exit status %1").arg(exitCode);
+    } else {
+        // On Unix, QProcess reports the terminating signal as the exit code of a crash.
+        m_exitCode = -1;
+        m_exited = false;
+        m_status = signalStatus(exitCode);
+    }
+    Q_EMIT ended(m_exitCode, m_exited, m_status);
+    deleteLater();
+}
+
+bool SandboxProcess::writeStdin(const QByteArray &data)
+{
+    if (!m_process || !isRunning() || !m_stdinOpen)
+        return false;
+    return m_process->write(data) == data.size();
+}
+
+bool SandboxProcess::closeStdin()
+{
+    if (!m_process || !isRunning() || !m_stdinOpen)
+        return false;
+    m_process->closeWriteChannel();
+    return true;
+}
+
+void SandboxProcess::sendSignal(int signal)
+{
+    if (!isRunning())
+        return;
+    // The process leads its own session; the group holds what it started.
+    ::kill(-pid_t(m_pid), signal);
+}
+
+// ---------------------------------------------------------------- SandboxRuntime
+
+SandboxRuntime::SandboxRuntime(SandboxRuntimeConfig config, Isolation isolation, QString root,
+                               QString gatewayBinDir, QObject *parent)
+    : QObject(parent)
+    , m_config(std::move(config))
+    , m_isolation(isolation)
+    , m_fs(std::move(root))
+    , m_gatewayBinDir(std::move(gatewayBinDir))
+{
+    m_metricsTimer.setInterval(MetricsIntervalMs);
+    connect(&m_metricsTimer, &QTimer::timeout, this, &SandboxRuntime::sampleMetrics);
+}
+
+SandboxRuntime::~SandboxRuntime()
+{
+    stop(tr("the sandbox was removed"));
+}
+
+bool SandboxRuntime::prepare(QString *error)
+{
+    QString profile;
+    if (m_config.templateId == QLatin1String("mcp-gateway") && !m_gatewayBinDir.isEmpty()) {
+        // A login shell resets PATH in /etc/profile; .profile puts the gateway back.
+        const QString dir = m_isolation == Isolation::Bwrap ? JailGatewayDir : m_gatewayBinDir;
+        profile = QStringLiteral("PATH=\"$PATH:%1\"\nexport PATH\n").arg(dir);
+    }
+    if (!m_fs.create(profile, error))
+        return false;
+    if (m_isolation == Isolation::Bwrap)
+        startJail();
+    sampleMetrics();
+    m_metricsTimer.start();
+    return true;
+}
+
+void SandboxRuntime::startJail()
+{
+    QStringList args{
+        QStringLiteral("--ro-bind"), QStringLiteral("/usr"), QStringLiteral("/usr"),
+    };
+    for (const char *link : {"bin", "sbin", "lib", "lib64", "lib32", "libx32"}) {
+        const QString host = QStringLiteral("/") + QLatin1String(link);
+        if (QFileInfo::exists(QStringLiteral("/usr/") + QLatin1String(link)))
+            args << QStringLiteral("--symlink") << QStringLiteral("usr/") + QLatin1String(link) << host;
+    }
+    // /etc read-only, entry by entry, so /etc/mcp-gateway can be the sandbox's own.
+    const QStringList etc = QDir(QStringLiteral("/etc")).entryList(QDir::AllEntries | QDir::NoDotAndDotDot | QDir::Hidden | QDir::System);
+    for (const QString &entry : etc) {
+        if (HiddenEtc.contains(entry))
+            continue;
+        const QString path = QStringLiteral("/etc/") + entry;
+        args << QStringLiteral("--ro-bind-try") << path << path;
+    }
+    args << QStringLiteral("--bind") << m_fs.gatewayDir() << QStringLiteral("/etc/mcp-gateway")
+         << QStringLiteral("--bind") << m_fs.home() << QStringLiteral("/home/user")
+         << QStringLiteral("--bind") << m_fs.tmp() << QStringLiteral("/tmp");
+    // Only the gateway binary, not the rest of the build's bin folder.
+    const QString gateway = m_gatewayBinDir + QStringLiteral("/mcp-gateway");
+    if (m_config.templateId == QLatin1String("mcp-gateway") && !m_gatewayBinDir.isEmpty())
+        args << QStringLiteral("--ro-bind") << QFileInfo(gateway).canonicalFilePath()
+             << JailGatewayDir + QStringLiteral("/mcp-gateway");
+    args << QStringLiteral("--proc") << QStringLiteral("/proc")
+         << QStringLiteral("--dev") << QStringLiteral("/dev")
+         << QStringLiteral("--unshare-pid") << QStringLiteral("--unshare-ipc")
+         << QStringLiteral("--die-with-parent")
+         << QStringLiteral("--chdir") << QStringLiteral("/home/user");
+    if (!m_config.allowInternetAccess)
+        args << QStringLiteral("--unshare-net");
+    // The jail's own command only holds the namespaces open.
+    args << QStringLiteral("/bin/sh") << QStringLiteral("-c")
+         << QStringLiteral("echo ready; exec sleep infinity");
+
+    m_jail = new QProcess(this);
+    m_jail->setProgram(bwrapPath());
+    m_jail->setArguments(args);
+    QProcessEnvironment env;
+    env.insert(QStringLiteral("PATH"), DefaultPath);
+    env.insert(QStringLiteral("HOME"), QStringLiteral("/home/user"));
+    m_jail->setProcessEnvironment(env);
+    m_jail->setProcessChannelMode(QProcess::SeparateChannels);
+    m_jail->setStandardInputFile(QProcess::nullDevice());
+    m_jail->setChildProcessModifier(detachChild);
+    connect(m_jail, &QProcess::readyReadStandardOutput, this, &SandboxRuntime::onJailOutput);
+    connect(m_jail, &QProcess::finished, this, &SandboxRuntime::onJailFinished);
+    connect(m_jail, &QProcess::errorOccurred, this, [this](QProcess::ProcessError error) {
+        if (error == QProcess::FailedToStart)
+            onJailFinished();
+    });
+    m_jail->start();
+    qCInfo(lcLocal) << "sandbox" << sandboxId() << "jail starting";
+}
+
+void SandboxRuntime::onJailOutput()
+{
+    if (!m_jail || m_jailInit)
+        return;
+    if (!m_jail->readAllStandardOutput().contains("ready"))
+        return;
+    m_jailPid = m_jail->processId();
+    // bwrap forks the namespace's pid 1; that child is what nsenter joins.
+    QFile children(QStringLiteral("/proc/%1/task/%1/children").arg(m_jailPid));
+    if (children.open(QIODevice::ReadOnly))
+        m_jailInit = children.readAll().trimmed().split(' ').value(0).toLongLong();
+    if (m_jailInit <= 0) {
+        m_jailError = tr("the sandbox's jail did not come up");
+        m_jail->kill();
+        return;
+    }
+    qCInfo(lcLocal) << "sandbox" << sandboxId() << "jail ready, init pid" << m_jailInit;
+    const auto pending = std::exchange(m_pending, {});
+    for (const QPointer<SandboxProcess> &process : pending) {
+        if (process)
+            launch(process);
+    }
+}
+
+void SandboxRuntime::onJailFinished()
+{
+    if (m_jailError.isEmpty()) {
+        const QByteArray err = m_jail ? m_jail->readAllStandardError().trimmed() : QByteArray();
+        m_jailError = tr("the sandbox's jail ended: %1").arg(QString::fromLocal8Bit(err.left(300)));
+    }
+    if (!m_stopped)
+        qCWarning(lcLocal) << "sandbox" << sandboxId() << m_jailError;
+    m_jailInit = 0;
+    const auto pending = std::exchange(m_pending, {});
+    for (const QPointer<SandboxProcess> &process : pending) {
+        if (process)
+            process->fail(m_jailError);
+    }
+}
+
+QProcessEnvironment SandboxRuntime::environmentFor(const sd::ProcessConfig &config) const
+{
+    QProcessEnvironment env;
+    const bool jailed = m_isolation == Isolation::Bwrap;
+    QString path = DefaultPath;
+    if (m_config.templateId == QLatin1String("mcp-gateway") && !m_gatewayBinDir.isEmpty())
+        path += QLatin1Char(':') + (jailed ? JailGatewayDir : m_gatewayBinDir);
+    env.insert(QStringLiteral("PATH"), path);
+    env.insert(QStringLiteral("HOME"), jailed ? QStringLiteral("/home/user") : m_fs.home());
+    env.insert(QStringLiteral("USER"), QStringLiteral("user"));
+    env.insert(QStringLiteral("LANG"), QStringLiteral("C.UTF-8"));
+    env.insert(QStringLiteral("E2B_SANDBOX"), QStringLiteral("true"));
+    env.insert(QStringLiteral("E2B_SANDBOX_ID"), m_config.sandboxId);
+    env.insert(QStringLiteral("E2B_TEMPLATE_ID"), m_config.templateId);
+    if (!jailed) {
+        env.insert(QStringLiteral("TMPDIR"), m_fs.tmp());
+        env.insert(QStringLiteral("MCP_GATEWAY_DIR"), m_fs.gatewayDir());
+        env.insert(SandboxMarker, m_config.sandboxId);
+    }
+    for (auto it = m_config.envVars.cbegin(); it != m_config.envVars.cend(); ++it)
+        env.insert(it.key(), it.value());
+    for (auto it = config.envs.cbegin(); it != config.envs.cend(); ++it)
+        env.insert(it.key(), it.value());
+    if (!jailed)
+        env.insert(SandboxMarker, m_config.sandboxId); // a call cannot unmark itself
+    return env;
+}
+
+SandboxProcess *SandboxRuntime::start(const sd::ProcessConfig &config, const QString &tag,
+                                      bool stdinOpen)
+{
+    auto *process = new SandboxProcess(config, tag, stdinOpen, nullptr);
+    m_processes.append(process);
+    connect(process, &SandboxProcess::started, this, [this, process](quint32 pid) {
+        qCInfo(lcLocal) << "sandbox" << sandboxId() << "process started" << process->safeCommand()
+                        << "pid" << pid;
+        Q_EMIT processStarted(pid, process->safeCommand());
+    });
+    connect(process, &SandboxProcess::ended, this,
+            [this, process](int exitCode, bool, const QString &status) {
+                qCInfo(lcLocal) << "sandbox" << sandboxId() << "process" << process->pid()
+                                << "ended:" << status;
+                m_processes.removeAll(process);
+                Q_EMIT processEnded(process->pid(), process->safeCommand(), exitCode, status);
+            });
+    if (m_stopped) {
+        QTimer::singleShot(0, process, [process] { process->fail(tr("the sandbox was killed")); });
+    } else if (m_isolation == Isolation::Bwrap && !m_jailInit) {
+        if (m_jail && m_jailError.isEmpty()) {
+            m_pending.append(process);
+        } else {
+            const QString error = m_jailError;
+            QTimer::singleShot(0, process, [process, error] { process->fail(error); });
+        }
+    } else {
+        launch(process);
+    }
+    return process;
+}
+
+void SandboxRuntime::launch(SandboxProcess *process)
+{
+    const sd::ProcessConfig &config = process->config();
+    const QString cwd = config.cwd.isEmpty() ? QStringLiteral("/home/user") : config.cwd;
+    if (m_isolation == Isolation::Bwrap) {
+        QStringList args{QStringLiteral("--target"), QString::number(m_jailInit),
+                         QStringLiteral("--mount"), QStringLiteral("--pid"),
+                         QStringLiteral("--ipc"), QStringLiteral("--root"), QStringLiteral("--wd")};
+        if (!m_config.allowInternetAccess)
+            args << QStringLiteral("--net");
+        if (::geteuid() != 0) {
+            // Without root, bwrap built a user namespace; join it too.
+            args << QStringLiteral("--user") << QStringLiteral("--preserve-credentials");
+        }
+        // The working directory is only reachable inside the jail: env changes to it there.
+        const QString absCwd = cwd.startsWith(QLatin1Char('/')) ? cwd : QStringLiteral("/home/user/") + cwd;
+        args << QStringLiteral("--") << QStringLiteral("/usr/bin/env")
+             << QStringLiteral("--chdir=") + absCwd << QStringLiteral("--") << config.cmd << config.args;
+        process->launch(nsenterPath(), args, environmentFor(config), m_fs.home());
+    } else {
+        const QString dir = m_fs.hostPath(cwd);
+        process->launch(config.cmd, config.args, environmentFor(config), dir);
+    }
+}
+
+QList<SandboxProcess *> SandboxRuntime::processes() const
+{
+    QList<SandboxProcess *> out;
+    for (const QPointer<SandboxProcess> &p : m_processes) {
+        if (p && p->isRunning())
+            out.append(p);
+    }
+    return out;
+}
+
+SandboxProcess *SandboxRuntime::findByPid(quint32 pid) const
+{
+    for (SandboxProcess *p : processes()) {
+        if (p->pid() == pid)
+            return p;
+    }
+    return nullptr;
+}
+
+SandboxProcess *SandboxRuntime::findByTag(const QString &tag) const
+{
+    for (SandboxProcess *p : processes()) {
+        if (!tag.isEmpty() && p->tag() == tag)
+            return p;
+    }
+    return nullptr;
+}
+
+QString SandboxRuntime::pidNamespace() const
+{
+    return m_jailInit > 0 ? pidNamespaceOf(m_jailInit) : QString();
+}
+
+QList<qint64> SandboxRuntime::sandboxPids() const
+{
+    QList<qint64> out;
+    if (m_isolation == Isolation::Bwrap) {
+        const QString ns = pidNamespace();
+        if (ns.isEmpty())
+            return out;
+        for (qint64 pid : allPids()) {
+            if (pidNamespaceOf(pid) == ns)
+                out.append(pid);
+        }
+        return out;
+    }
+    const QByteArray marker = (SandboxMarker + QLatin1Char('=') + m_config.sandboxId).toUtf8();
+    const qint64 self = QCoreApplication::applicationPid();
+    for (qint64 pid : allPids()) {
+        if (pid != self && hasMarker(pid, marker))
+            out.append(pid);
+    }
+    return out;
+}
+
+QList<sd::ProcessInfo> SandboxRuntime::listProcesses() const
+{
+    QList<sd::ProcessInfo> out;
+    QSet<qint64> known;
+    for (SandboxProcess *p : processes()) {
+        sd::ProcessInfo info;
+        info.config = p->config();
+        info.pid = p->pid();
+        info.tag = p->tag();
+        out.append(info);
+        known.insert(p->pid());
+    }
+    // Processes left behind by a command (a daemon such as `mcp-gateway serve`):
+    // the top of each tree that no envd process owns any more.
+    const QList<qint64> pids = sandboxPids();
+    const QSet<qint64> members(pids.cbegin(), pids.cend());
+    for (qint64 pid : pids) {
+        ProcStat stat;
+        if (pid == m_jailInit || !readStat(pid, &stat))
+            continue;
+        const bool orphan = m_isolation == Isolation::Bwrap
+                                ? stat.ppid == m_jailInit
+                                : !members.contains(stat.ppid) && !known.contains(stat.ppid);
+        if (!orphan || known.contains(pid))
+            continue;
+        const QStringList argv = cmdline(pid);
+        // The jail's own placeholder is not a process of the user's.
+        if (argv.isEmpty() || argv == QStringList{QStringLiteral("sleep"), QStringLiteral("infinity")})
+            continue;
+        sd::ProcessInfo info;
+        info.config.cmd = argv.first();
+        info.config.args = argv.mid(1);
+        info.pid = quint32(pid);
+        out.append(info);
+    }
+    return out;
+}
+
+bool SandboxRuntime::signalPid(quint32 pid, int signal)
+{
+    if (SandboxProcess *p = findByPid(pid)) {
+        p->sendSignal(signal);
+        return true;
+    }
+    if (pid == 0 || qint64(pid) == m_jailInit || !sandboxPids().contains(qint64(pid)))
+        return false;
+    ::kill(pid_t(pid), signal);
+    return true;
+}
+
+void SandboxRuntime::pause()
+{
+    if (m_paused || m_stopped)
+        return;
+    m_paused = true;
+    for (qint64 pid : sandboxPids())
+        ::kill(pid_t(pid), SIGSTOP);
+    // Unjailed processes started by us are in the marker set already; a jailed one's
+    // nsenter stops itself when its child stops.
+    qCInfo(lcLocal) << "sandbox" << sandboxId() << "paused";
+}
+
+void SandboxRuntime::resume()
+{
+    if (!m_paused || m_stopped)
+        return;
+    m_paused = false;
+    for (qint64 pid : sandboxPids())
+        ::kill(pid_t(pid), SIGCONT);
+    for (SandboxProcess *p : processes())
+        ::kill(pid_t(p->pid()), SIGCONT);
+    qCInfo(lcLocal) << "sandbox" << sandboxId() << "resumed";
+}
+
+void SandboxRuntime::stop(const QString &reason)
+{
+    if (m_stopped)
+        return;
+    m_stopped = true;
+    m_metricsTimer.stop();
+    Q_EMIT stopping(reason);
+    const QList<qint64> pids = sandboxPids();
+    // Freeze first so nothing forks away between the scan and the kill.
+    for (qint64 pid : pids)
+        ::kill(pid_t(pid), SIGSTOP);
+    if (m_jailInit > 0)
+        ::kill(pid_t(m_jailInit), SIGKILL); // the namespace dies with its pid 1
+    for (qint64 pid : pids)
+        ::kill(pid_t(pid), SIGKILL);
+    for (SandboxProcess *p : processes())
+        ::kill(-pid_t(p->pid()), SIGKILL);
+    if (m_jail && m_jail->state() != QProcess::NotRunning)
+        m_jail->kill();
+    if (m_isolation == Isolation::None) {
+        // Catch what forked between the two scans.
+        for (qint64 pid : sandboxPids())
+            ::kill(pid_t(pid), SIGKILL);
+    }
+    const auto pending = std::exchange(m_pending, {});
+    for (const QPointer<SandboxProcess> &process : pending) {
+        if (process)
+            process->fail(reason);
+    }
+    if (m_jail) {
+        // Let QProcess reap it; never wait here.
+        m_jail->disconnect(this);
+        QProcess *jail = m_jail;
+        jail->setParent(nullptr);
+        connect(jail, &QProcess::finished, jail, &QObject::deleteLater);
+        if (jail->state() == QProcess::NotRunning)
+            jail->deleteLater();
+        m_jail = nullptr;
+    }
+    m_fs.remove();
+    qCInfo(lcLocal) << "sandbox" << sandboxId() << "stopped:" << reason;
+}
+
+void SandboxRuntime::sampleMetrics()
+{
+    MetricSample sample;
+    sample.timestamp = QDateTime::currentDateTimeUtc();
+    sample.cpuCount = m_config.cpuCount > 0 ? m_config.cpuCount : QThread::idealThreadCount();
+    qint64 ticks = 0;
+    qint64 rss = 0;
+    for (qint64 pid : sandboxPids()) {
+        ProcStat stat;
+        if (readStat(pid, &stat)) {
+            ticks += stat.cpuTicks;
+            rss += stat.rssPages;
+        }
+    }
+    sample.memUsed = rss * ::sysconf(_SC_PAGESIZE);
+    sample.memTotal = m_config.memoryBytes > 0
+                          ? m_config.memoryBytes
+                          : qint64(::sysconf(_SC_PHYS_PAGES)) * ::sysconf(_SC_PAGESIZE);
+    if (m_lastCpuTicks >= 0 && m_lastCpuTime.isValid()) {
+        const double seconds = m_lastCpuTime.msecsTo(sample.timestamp) / 1000.0;
+        const double used = double(qMax<qint64>(0, ticks - m_lastCpuTicks)) / ::sysconf(_SC_CLK_TCK);
+        if (seconds > 0)
+            sample.cpuUsedPct = qMin(100.0, 100.0 * used / (seconds * sample.cpuCount));
+    }
+    m_lastCpuTicks = ticks;
+    m_lastCpuTime = sample.timestamp;
+    sample.diskUsed = m_fs.diskUsage();
+    const QStorageInfo storage(m_fs.root());
+    sample.diskTotal = storage.isValid() ? storage.bytesTotal() : 0;
+    m_metrics.append(sample);
+}
+
+// ---------------------------------------------------------------- ProcessRunner
+
+
+bool ProcessRunner::bwrapAvailable()
+{
+    return !bwrapPath().isEmpty() && !nsenterPath().isEmpty();
+}
+
+bool ProcessRunner::probeBwrap(QString *error)
+{
+    if (!bwrapAvailable()) {
+        *error = tr("bwrap or nsenter is not installed");
+        return false;
+    }
+    QProcess probe;
+    probe.start(bwrapPath(),
+                {QStringLiteral("--ro-bind"), QStringLiteral("/usr"), QStringLiteral("/usr"),
+                 QStringLiteral("--symlink"), QStringLiteral("usr/bin"), QStringLiteral("/bin"),
+                 QStringLiteral("--symlink"), QStringLiteral("usr/lib"), QStringLiteral("/lib"),
+                 QStringLiteral("--symlink"), QStringLiteral("usr/lib64"), QStringLiteral("/lib64"),
+                 QStringLiteral("--proc"), QStringLiteral("/proc"), QStringLiteral("--dev"),
+                 QStringLiteral("/dev"), QStringLiteral("--unshare-pid"),
+                 QStringLiteral("--die-with-parent"), QStringLiteral("/bin/true")});
+    if (!probe.waitForFinished(10000) || probe.exitStatus() != QProcess::NormalExit
+        || probe.exitCode() != 0) {
+        *error = tr("bwrap cannot build a jail here: %1")
+                     .arg(QString::fromLocal8Bit(probe.readAllStandardError().trimmed()));
+        probe.kill();
+        probe.waitForFinished(1000);
+        return false;
+    }
+    return true;
+}
+
+ProcessRunner::ProcessRunner(Options options, QObject *parent)
+    : QObject(parent)
+    , m_options(std::move(options))
+{
+    // The mcp-gateway template's PATH gets a folder holding only the gateway (a link
+    // to the built binary), not every binary of the build.
+    const QString binary = m_options.gatewayBinDir + QStringLiteral("/mcp-gateway");
+    m_gatewayDir.clear();
+    if (!m_options.gatewayBinDir.isEmpty() && QFileInfo(binary).isExecutable()) {
+        const QString dir = QDir(m_options.stateDir).filePath(QStringLiteral("gateway-bin"));
+        QDir().mkpath(dir);
+        const QString link = dir + QStringLiteral("/mcp-gateway");
+        QFile::remove(link);
+        if (QFile::link(QFileInfo(binary).canonicalFilePath(), link))
+            m_gatewayDir = dir;
+    } else {
+        qCWarning(lcLocal).noquote() << "no mcp-gateway next to the backend:"
+                                     << "the mcp-gateway template cannot start a gateway";
+    }
+}
+
+SandboxRuntime *ProcessRunner::create(const SandboxRuntimeConfig &config, QString *error)
+{
+    const QString root = QDir(m_options.stateDir).filePath(QStringLiteral("sandboxes/") + config.sandboxId);
+    auto *runtime = new SandboxRuntime(config, m_options.isolation, root, m_gatewayDir, nullptr);
+    if (!runtime->prepare(error)) {
+        delete runtime;
+        return nullptr;
+    }
+    return runtime;
+}
+
+} // namespace sd::local

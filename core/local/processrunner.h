@@ -1,0 +1,226 @@
+#pragma once
+
+#include "envd/processjobs.h"
+#include "local/sandboxfs.h"
+
+#include <QDateTime>
+#include <QHash>
+#include <QList>
+#include <QMap>
+#include <QObject>
+#include <QPointer>
+#include <QProcess>
+#include <QTimer>
+
+namespace sd::local {
+
+/// How a sandbox's processes are kept apart from the host.
+enum class Isolation {
+    None,  ///< processes run unjailed in the sandbox directory
+    Bwrap, ///< one bubblewrap jail per sandbox (own mount and PID namespace)
+};
+QString isolationName(Isolation isolation);
+
+/// What a sandbox's processes need to know about it.
+struct SandboxRuntimeConfig
+{
+    QString sandboxId;
+    QString templateId;
+    QMap<QString, QString> envVars; ///< secret values: never logged
+    bool allowInternetAccess = true;
+    int cpuCount = 0; ///< for metrics; 0: the host's
+    qint64 memoryBytes = 0; ///< for metrics; 0: the host's
+};
+
+/// One sample of a sandbox's resource use (SandboxMetric of the API).
+struct MetricSample
+{
+    QDateTime timestamp;
+    int cpuCount = 0;
+    double cpuUsedPct = 0;
+    qint64 memUsed = 0;
+    qint64 memTotal = 0;
+    qint64 memCache = 0;
+    qint64 diskUsed = 0;
+    qint64 diskTotal = 0;
+
+    QJsonObject toJson() const;
+};
+
+class SandboxRuntime;
+
+/// One process started through envd's Start. Owned by its SandboxRuntime until it
+/// ends, then deleted (deleteLater) after ended(). pid() is the host pid of the
+/// process the backend started (in a jail: the `nsenter` that runs it in the
+/// sandbox's namespaces); it is the handle clients use for SendSignal and Connect.
+class SandboxProcess : public QObject
+{
+    Q_OBJECT
+
+public:
+    quint32 pid() const { return m_pid; }
+    const sd::ProcessConfig &config() const { return m_config; }
+    QString tag() const { return m_tag; }
+    bool isRunning() const { return m_pid != 0 && !m_ended; }
+    bool hasEnded() const { return m_ended; }
+    int exitCode() const { return m_exitCode; }
+    bool exited() const { return m_exited; }
+    QString status() const { return m_status; }
+    /// The command for logs, without arguments that could hold secrets.
+    QString safeCommand() const;
+
+    bool writeStdin(const QByteArray &data);
+    bool closeStdin();
+    /// Sends `signal` to the process and everything it started (its process group).
+    void sendSignal(int signal);
+
+Q_SIGNALS:
+    /// The process runs (pid() is known now).
+    void started(quint32 pid);
+    /// It could not start at all; ended() follows.
+    void failedToStart(const QString &reason);
+    /// Output as it is produced.
+    void output(bool isStderr, const QByteArray &data);
+    /// Emitted once. exited false means a signal ended it (status "signal: killed").
+    void ended(int exitCode, bool exited, const QString &status);
+
+private:
+    friend class SandboxRuntime;
+    SandboxProcess(sd::ProcessConfig config, QString tag, bool stdinOpen, QObject *parent);
+    void launch(const QString &program, const QStringList &arguments,
+                const QProcessEnvironment &env, const QString &workingDir);
+    void fail(const QString &reason);
+    void onFinished(int exitCode, QProcess::ExitStatus status);
+
+    sd::ProcessConfig m_config;
+    QString m_tag;
+    bool m_stdinOpen = false;
+    QProcess *m_process = nullptr;
+    quint32 m_pid = 0;
+    bool m_ended = false;
+    int m_exitCode = -1;
+    bool m_exited = false;
+    QString m_status;
+};
+
+/// The running side of one sandbox: its directory, its jail and its processes.
+///
+/// In Bwrap mode a long-lived `bwrap ... sleep infinity` holds the sandbox's mount
+/// and PID namespaces; every process is started with `nsenter` into them, so all
+/// processes of a sandbox share one filesystem view and one PID namespace, and a
+/// process that daemonizes stays in the sandbox. Killing the jail kills the
+/// namespace and with it every process. In None mode processes run directly, each
+/// in its own session, marked by an environment variable so the whole tree can be
+/// found, paused and killed.
+class SandboxRuntime : public QObject
+{
+    Q_OBJECT
+
+public:
+    ~SandboxRuntime() override;
+
+    QString sandboxId() const { return m_config.sandboxId; }
+    const SandboxRuntimeConfig &config() const { return m_config; }
+    Isolation isolation() const { return m_isolation; }
+    const SandboxFs &fs() const { return m_fs; }
+    bool isPaused() const { return m_paused; }
+    bool isStopped() const { return m_stopped; }
+
+    /// Starts a process; it may start a little later when the jail is still coming
+    /// up. Watch started()/failedToStart()/ended() on the result.
+    SandboxProcess *start(const sd::ProcessConfig &config, const QString &tag, bool stdinOpen);
+
+    /// Running envd-started processes.
+    QList<SandboxProcess *> processes() const;
+    SandboxProcess *findByPid(quint32 pid) const;
+    SandboxProcess *findByTag(const QString &tag) const;
+    /// Everything running in the sandbox, including processes left behind by a
+    /// command (daemons), as List reports it.
+    QList<sd::ProcessInfo> listProcesses() const;
+    /// Signals an envd process (its group) or any other process of the sandbox.
+    /// False when no such process lives in this sandbox.
+    bool signalPid(quint32 pid, int signal);
+
+    void pause();
+    void resume();
+    /// Kills every process and the jail, and removes the directory. Emits stopping()
+    /// first. Idempotent.
+    void stop(const QString &reason);
+
+    /// Samples kept since the sandbox started (every 5 s), oldest first.
+    QList<MetricSample> metrics() const { return m_metrics; }
+    /// Takes a sample now (also done by the timer).
+    void sampleMetrics();
+
+    /// Host pids of every process of the sandbox (jail included).
+    QList<qint64> sandboxPids() const;
+
+Q_SIGNALS:
+    /// The sandbox is being torn down; streams should end with `reason`.
+    void stopping(const QString &reason);
+    void processStarted(quint32 pid, const QString &command);
+    void processEnded(quint32 pid, const QString &command, int exitCode, const QString &status);
+
+private:
+    friend class ProcessRunner;
+    SandboxRuntime(SandboxRuntimeConfig config, Isolation isolation, QString root,
+                   QString gatewayBinDir, QObject *parent);
+    bool prepare(QString *error);
+    void startJail();
+    void onJailOutput();
+    void onJailFinished();
+    void launch(SandboxProcess *process);
+    QProcessEnvironment environmentFor(const sd::ProcessConfig &config) const;
+    QString pidNamespace() const;
+
+    SandboxRuntimeConfig m_config;
+    Isolation m_isolation;
+    SandboxFs m_fs;
+    QString m_gatewayBinDir;
+    QPointer<QProcess> m_jail;
+    qint64 m_jailPid = 0;   ///< the outer bwrap
+    qint64 m_jailInit = 0;  ///< pid 1 of the sandbox's namespace (host pid)
+    QString m_jailError;
+    QList<QPointer<SandboxProcess>> m_processes;
+    QList<QPointer<SandboxProcess>> m_pending; ///< waiting for the jail
+    bool m_paused = false;
+    bool m_stopped = false;
+    QTimer m_metricsTimer;
+    QList<MetricSample> m_metrics;
+    qint64 m_lastCpuTicks = -1;
+    QDateTime m_lastCpuTime;
+};
+
+/// Creates and ends the runtimes of all sandboxes.
+class ProcessRunner : public QObject
+{
+    Q_OBJECT
+
+public:
+    struct Options
+    {
+        QString stateDir;
+        Isolation isolation = Isolation::None;
+        /// Directory of the built `mcp-gateway` (put on PATH of template mcp-gateway).
+        QString gatewayBinDir;
+    };
+
+    explicit ProcessRunner(Options options, QObject *parent = nullptr);
+
+    Isolation isolation() const { return m_options.isolation; }
+    /// Whether bwrap and nsenter are installed (not whether they work).
+    static bool bwrapAvailable();
+    /// Blocking check that bwrap can really build a jail here; only for startup,
+    /// before the event loop serves anything.
+    static bool probeBwrap(QString *error);
+
+    /// Creates the sandbox's directory (and jail); the caller owns the result
+    /// (e.g. through SandboxRegistry::setRuntime()). nullptr with `error` on failure.
+    SandboxRuntime *create(const SandboxRuntimeConfig &config, QString *error);
+
+private:
+    Options m_options;
+    QString m_gatewayDir; ///< holds only a link to mcp-gateway; empty when there is none
+};
+
+} // namespace sd::local

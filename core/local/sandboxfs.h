@@ -1,0 +1,36 @@
+#pragma once
+
+#include <QString>
+
+namespace sd::local {
+
+/// The directory that is one sandbox's filesystem, under the backend's state dir:
+/// `home/user` (the working directory), `tmp` and `etc/mcp-gateway`, mounted at
+/// `/home/user`, `/tmp` and `/etc/mcp-gateway` inside the jail.
+class SandboxFs
+{
+public:
+    SandboxFs() = default;
+    explicit SandboxFs(QString root);
+
+    /// Creates the tree (mode 0700 on the root). `profileLines` go to
+    /// home/user/.profile, which a login shell reads after /etc/profile.
+    bool create(const QString &profileLines, QString *error);
+    /// Deletes the whole tree.
+    void remove();
+
+    QString root() const { return m_root; }
+    QString home() const;
+    QString tmp() const;
+    QString gatewayDir() const;
+    /// The host path for a path as a process inside the sandbox names it:
+    /// absolute paths are taken from the sandbox root, relative ones from /home/user.
+    QString hostPath(const QString &sandboxPath) const;
+    /// Bytes used by the tree (file sizes); reads the directory, so keep it rare.
+    qint64 diskUsage() const;
+
+private:
+    QString m_root;
+};
+
+} // namespace sd::local

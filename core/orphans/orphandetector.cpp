@@ -1,0 +1,360 @@
+#include "orphandetector.h"
+
+#include "api/sandboxjobs.h"
+#include "common/logging.h"
+#include "creation/envdaccess.h"
+#include "envd/processjobs.h"
+#include "journal/creationjournal.h"
+
+#include <QCoreApplication>
+#include <QHostInfo>
+
+#include <cerrno>
+#include <csignal>
+
+namespace sd {
+
+namespace {
+
+const QString creationTag = QStringLiteral("sandbox-desk.creation");
+const QString gatewayTemplate = QStringLiteral("mcp-gateway");
+
+QString tr(const char *text, int n = -1)
+{
+    return QCoreApplication::translate("sd::OrphanDetector", text, nullptr, n);
+}
+
+QString timeText(const QDateTime &time)
+{
+    return time.isValid() ? time.toUTC().toString(Qt::ISODate) : tr("an unknown time");
+}
+
+/// Whether the process that ran a creation still lives (same host only).
+bool creatorAlive(const CreationRecord &record)
+{
+    if (record.pid <= 0 || record.host != QHostInfo::localHostName())
+        return false;
+    if (record.pid == QCoreApplication::applicationPid())
+        return false; // us, but not active: a previous run that had our pid
+    return ::kill(pid_t(record.pid), 0) == 0 || errno == EPERM;
+}
+
+bool mentionsGateway(const ProcessInfo &process)
+{
+    if (process.config.cmd.contains(gatewayTemplate))
+        return true;
+    for (const QString &arg : process.config.args) {
+        if (arg.contains(gatewayTemplate))
+            return true;
+    }
+    return false;
+}
+
+} // namespace
+
+OrphanDetector::OrphanDetector(QNetworkAccessManager *network, ConnectionSettings settings,
+                               CreationJournal *journal, QObject *parent)
+    : QObject(parent)
+    , m_network(network)
+    , m_settings(std::move(settings))
+    , m_journal(journal)
+{
+}
+
+OrphanDetector::~OrphanDetector()
+{
+    for (const QPointer<Job> &job : std::as_const(m_running)) {
+        if (job)
+            job->disconnect(this);
+    }
+}
+
+std::optional<Orphan> OrphanDetector::judgeByJournal(const Sandbox &sandbox) const
+{
+    if (!m_journal)
+        return std::nullopt;
+    const QString tag = sandbox.metadata.value(creationTag);
+    const std::optional<CreationRecord> found = m_journal->creationOwning(sandbox.sandboxId, tag);
+    if (!found)
+        return std::nullopt;
+    const CreationRecord &r = *found;
+    if (m_journal->isActive(r.creationId))
+        return std::nullopt; // in flight in this process
+    Orphan orphan;
+    orphan.sandboxId = sandbox.sandboxId;
+    orphan.creationId = r.creationId;
+    const bool knownById = r.owns(sandbox.sandboxId);
+
+    if (!r.isFinished()) {
+        if (creatorAlive(r))
+            return std::nullopt; // another process is still working on it
+        orphan.reason = OrphanReason::Interrupted;
+        orphan.evidence = tr("Creation %1 (template %2) started at %3 and stopped while %4; it never "
+                             "finished (the app was closed, killed or crashed). Found by its %5.")
+                              .arg(r.creationId, r.templateId, timeText(r.startedAt), toString(r.state),
+                                   knownById ? tr("id in the journal") : tr("creation tag"));
+        return orphan;
+    }
+    if (!knownById) {
+        if (r.state == CreationState::Ready && r.sandboxId.isEmpty())
+            return std::nullopt; // cannot happen for our records; be conservative
+        orphan.reason = OrphanReason::LostResponse;
+        orphan.evidence = tr("Tagged with creation %1 (started at %2, ended %3), but the creation never "
+                             "learned this sandbox's id: the server's answer was lost.")
+                              .arg(r.creationId, timeText(r.startedAt), toString(r.state));
+        return orphan;
+    }
+    if (r.state == CreationState::Ready)
+        return std::nullopt;
+    orphan.reason = OrphanReason::RollbackFailed;
+    if (r.state == CreationState::RollbackFailed) {
+        orphan.evidence = tr("Creation %1 failed (%2) and removing the sandbox failed too (%3).")
+                              .arg(r.creationId, r.error,
+                                   r.rollback && !r.rollback->error.isEmpty() ? r.rollback->error
+                                                                              : tr("no details"));
+    } else {
+        orphan.evidence = tr("Creation %1 ended %2 at %3, yet the sandbox is still there.")
+                              .arg(r.creationId, toString(r.state), timeText(r.finishedAt));
+    }
+    return orphan;
+}
+
+bool OrphanDetector::needsGatewayProbe(const Sandbox &sandbox) const
+{
+    if (sandbox.state != SandboxState::Running)
+        return false; // a paused sandbox runs nothing; envd cannot be asked
+    bool withMcp = sandbox.templateId == gatewayTemplate || sandbox.alias == gatewayTemplate;
+    if (m_journal) {
+        const auto r = m_journal->creationOwning(sandbox.sandboxId, sandbox.metadata.value(creationTag));
+        if (r && m_journal->isActive(r->creationId))
+            return false;
+        if (r && r->hasMcp())
+            withMcp = true;
+    }
+    if (!withMcp)
+        return false;
+    if (!sandbox.startedAt.isValid())
+        return true;
+    return sandbox.startedAt.secsTo(now()) > qint64(m_grace.count());
+}
+
+std::optional<OrphanDetector::ProbeResult> OrphanDetector::cachedProbe(const QString &sandboxId) const
+{
+    const auto it = m_cache.constFind(sandboxId);
+    if (it == m_cache.constEnd() || it->at.msecsTo(now()) > m_cacheTtl.count())
+        return std::nullopt;
+    return *it;
+}
+
+void OrphanDetector::requestProbe(const Sandbox &sandbox)
+{
+    if (m_running.contains(sandbox.sandboxId))
+        return;
+    for (const Sandbox &queued : std::as_const(m_queue)) {
+        if (queued.sandboxId == sandbox.sandboxId)
+            return;
+    }
+    m_queue.append(sandbox);
+    pumpProbes();
+}
+
+void OrphanDetector::pumpProbes()
+{
+    while (m_running.size() < m_maxProbes && !m_queue.isEmpty()) {
+        const Sandbox sandbox = m_queue.takeFirst();
+        const QString id = sandbox.sandboxId;
+        ++m_probesSent;
+        // The list does not carry the envd token; the detail does.
+        auto *detail = new GetSandboxJob(m_network, m_settings, id, this);
+        detail->setTimeout(m_probeTimeout);
+        m_running.insert(id, detail);
+        m_peakProbes = qMax(m_peakProbes, int(m_running.size()));
+        connect(detail, &Job::finished, this, [this, detail, id] {
+            if (detail->hasError()) {
+                probeDone(id, {false, false, 0, detail->error().message(), now()});
+                return;
+            }
+            auto *list = new ListProcessesJob(m_network, envdTargetFor(m_settings, detail->sandbox()), this);
+            list->setRequestTimeoutMs(int(m_probeTimeout.count()));
+            m_running.insert(id, list);
+            connect(list, &Job::finished, this, [this, list, id] {
+                if (list->hasError()) {
+                    probeDone(id, {false, false, 0, list->error().message(), now()});
+                    return;
+                }
+                const QList<ProcessInfo> processes = list->processes();
+                const bool running = std::any_of(processes.begin(), processes.end(), mentionsGateway);
+                probeDone(id, {true, running, int(processes.size()), {}, now()});
+            });
+            list->start();
+        });
+        detail->start();
+    }
+}
+
+void OrphanDetector::probeDone(const QString &sandboxId, const ProbeResult &result)
+{
+    if (!result.reached)
+        qCDebug(lcOrphans) << "gateway probe of" << sandboxId << "failed:" << result.error;
+    m_running.remove(sandboxId);
+    m_cache.insert(sandboxId, result);
+    Q_EMIT probeFinished(sandboxId);
+    pumpProbes();
+}
+
+Orphan OrphanDetector::gatewayDown(const Sandbox &sandbox, const ProbeResult &probe) const
+{
+    Orphan orphan;
+    orphan.sandboxId = sandbox.sandboxId;
+    orphan.reason = OrphanReason::GatewayDown;
+    orphan.creationId = sandbox.metadata.value(creationTag);
+    const qint64 minutes = sandbox.startedAt.isValid() ? sandbox.startedAt.secsTo(now()) / 60 : -1;
+    orphan.evidence = tr("Template %1, up for %2 min, and envd lists no mcp-gateway process (%3 process(es) "
+                         "running): the MCP gateway failed to start and nobody removed the sandbox.")
+                          .arg(sandbox.templateId, minutes < 0 ? QStringLiteral("?") : QString::number(minutes))
+                          .arg(probe.processCount);
+    return orphan;
+}
+
+OrphanScanJob *OrphanDetector::scan(const QList<Sandbox> &sandboxes, QObject *parent)
+{
+    return new OrphanScanJob(this, sandboxes, parent);
+}
+
+OrphanScanJob::OrphanScanJob(OrphanDetector *detector, QList<Sandbox> sandboxes, QObject *parent)
+    : Job(parent)
+    , m_detector(detector)
+    , m_sandboxes(std::move(sandboxes))
+{
+}
+
+void OrphanScanJob::doStart()
+{
+    if (!m_detector) {
+        emitResult();
+        return;
+    }
+    if (m_detector->m_journal)
+        m_detector->m_journal->refresh(); // what other processes wrote since
+    connect(m_detector, &OrphanDetector::probeFinished, this, &OrphanScanJob::onProbeFinished);
+    QList<Sandbox> toProbe;
+    for (const Sandbox &sandbox : std::as_const(m_sandboxes)) {
+        if (auto orphan = m_detector->judgeByJournal(sandbox)) {
+            m_orphans.insert(sandbox.sandboxId, *orphan);
+            continue;
+        }
+        if (!m_detector->needsGatewayProbe(sandbox))
+            continue;
+        if (auto cached = m_detector->cachedProbe(sandbox.sandboxId)) {
+            if (cached->reached && !cached->gatewayRunning)
+                m_orphans.insert(sandbox.sandboxId, m_detector->gatewayDown(sandbox, *cached));
+            continue;
+        }
+        m_waiting.insert(sandbox.sandboxId, sandbox);
+        toProbe.append(sandbox);
+    }
+    for (const Sandbox &sandbox : std::as_const(toProbe))
+        m_detector->requestProbe(sandbox);
+    finishIfDone();
+}
+
+void OrphanScanJob::onProbeFinished(const QString &sandboxId)
+{
+    const auto it = m_waiting.find(sandboxId);
+    if (it == m_waiting.end() || !m_detector)
+        return;
+    const Sandbox sandbox = *it;
+    m_waiting.erase(it);
+    const auto probe = m_detector->m_cache.value(sandboxId);
+    if (probe.reached && !probe.gatewayRunning)
+        m_orphans.insert(sandboxId, m_detector->gatewayDown(sandbox, probe));
+    finishIfDone();
+}
+
+void OrphanScanJob::finishIfDone()
+{
+    if (m_waiting.isEmpty())
+        emitResult();
+}
+
+void OrphanScanJob::doCancel()
+{
+    // Probes keep running and fill the cache for the next scan.
+    emitError(Error::cancelled());
+}
+
+QList<Orphan> OrphanScanJob::orphans() const
+{
+    QList<Orphan> list;
+    for (const Sandbox &sandbox : m_sandboxes) {
+        const auto it = m_orphans.constFind(sandbox.sandboxId);
+        if (it != m_orphans.constEnd())
+            list.append(*it);
+    }
+    return list;
+}
+
+std::optional<Orphan> OrphanScanJob::orphanFor(const QString &sandboxId) const
+{
+    const auto it = m_orphans.constFind(sandboxId);
+    if (it == m_orphans.constEnd())
+        return std::nullopt;
+    return *it;
+}
+
+KillOrphansJob::KillOrphansJob(QNetworkAccessManager *network, const ConnectionSettings &settings,
+                               CreationJournal *journal, QList<Orphan> orphans, RetryPolicy policy,
+                               QObject *parent)
+    : Job(parent)
+    , m_network(network)
+    , m_settings(settings)
+    , m_journal(journal)
+    , m_orphans(std::move(orphans))
+    , m_policy(std::move(policy))
+{
+}
+
+void KillOrphansJob::doStart()
+{
+    next();
+}
+
+void KillOrphansJob::doCancel()
+{
+    // The kill on the wire finishes; the rest are not started.
+    if (!m_current)
+        emitError(Error::cancelled());
+}
+
+void KillOrphansJob::next()
+{
+    if (isCancelRequested()) {
+        emitError(Error::cancelled());
+        return;
+    }
+    if (m_index >= m_orphans.size()) {
+        if (!m_failed.isEmpty())
+            setError(Error::rejected(tr("%n orphan(s) could not be removed", nullptr, int(m_failed.size()))));
+        emitResult();
+        return;
+    }
+    const Orphan orphan = m_orphans.at(m_index++);
+    auto *job = new RetryingKillJob(m_network, m_settings, orphan.sandboxId, m_policy, this);
+    m_current = job;
+    connect(job, &Job::finished, this, [this, job, orphan] {
+        m_current = nullptr;
+        if (job->hasError()) {
+            m_failed.append({orphan.sandboxId, job->error().message()});
+            Q_EMIT orphanDone(orphan.sandboxId, job->error().message());
+        } else {
+            m_killed.append(orphan.sandboxId);
+            if (m_journal && !orphan.creationId.isEmpty() && m_journal->creation(orphan.creationId))
+                m_journal->recordOrphanKilled(orphan.creationId, orphan.sandboxId);
+            Q_EMIT orphanDone(orphan.sandboxId, {});
+        }
+        next();
+    });
+    job->start();
+}
+
+} // namespace sd

@@ -1,0 +1,183 @@
+#pragma once
+
+#include "api/connectionsettings.h"
+#include "api/sandbox.h"
+#include "common/job.h"
+#include "creation/creationstate.h"
+#include "creation/retryingkilljob.h"
+
+#include <QDateTime>
+#include <QHash>
+#include <QList>
+#include <QObject>
+#include <QPointer>
+
+#include <chrono>
+#include <functional>
+#include <optional>
+
+class QNetworkAccessManager;
+
+namespace sd {
+
+class CreationJournal;
+class OrphanScanJob;
+
+/// A running or paused sandbox that nobody is looking after, and why we think so.
+struct Orphan
+{
+    QString sandboxId;
+    OrphanReason reason = OrphanReason::Interrupted;
+    QString evidence;   ///< one or two sentences for people
+    QString creationId; ///< our creation it came from, empty for gateway-down of others
+};
+
+/// Flags orphans in a listed snapshot of sandboxes.
+///
+/// Journal rules (immediate): rollback-failed, interrupted (a creation that never
+/// reached a final state and whose sandbox is still there, by id or by its
+/// `sandbox-desk.creation` tag), lost-response (tagged with one of our creations but
+/// never known by id). Probe rule (asynchronous): gateway-down for running sandboxes
+/// on the `mcp-gateway` template (or ours with MCP) up longer than the grace whose
+/// envd lists no `mcp-gateway` process; at most 4 probes at a time, each result
+/// cached for a minute. Creations running in this process are never flagged.
+/// A sandbox gets at most one reason; the journal's come first.
+class OrphanDetector : public QObject
+{
+    Q_OBJECT
+
+public:
+    /// `network` and `journal` are not owned and must outlive the detector.
+    OrphanDetector(QNetworkAccessManager *network, ConnectionSettings settings,
+                   CreationJournal *journal, QObject *parent = nullptr);
+    ~OrphanDetector() override;
+
+    void setGatewayGrace(std::chrono::seconds grace) { m_grace = grace; }
+    std::chrono::seconds gatewayGrace() const { return m_grace; }
+    void setProbeCacheTtl(std::chrono::milliseconds ttl) { m_cacheTtl = ttl; }
+    void setMaxConcurrentProbes(int count) { m_maxProbes = qMax(1, count); }
+    int maxConcurrentProbes() const { return m_maxProbes; }
+    void setProbeTimeout(std::chrono::milliseconds timeout) { m_probeTimeout = timeout; }
+    /// For tests: what "now" is.
+    void setClock(std::function<QDateTime()> clock) { m_clock = std::move(clock); }
+
+    /// The journal rules for one sandbox (no network).
+    std::optional<Orphan> judgeByJournal(const Sandbox &sandbox) const;
+    /// True when the gateway rule applies to the sandbox (a probe would be needed).
+    bool needsGatewayProbe(const Sandbox &sandbox) const;
+
+    /// Judges a snapshot: journal rules plus gateway probes. The caller starts the
+    /// job; it finishes when every probe has answered (or failed: not flagged).
+    OrphanScanJob *scan(const QList<Sandbox> &sandboxes, QObject *parent = nullptr);
+
+    /// How many probes have been sent over the detector's life (tests check the cache).
+    int probesSent() const { return m_probesSent; }
+    /// The most probes that were ever in flight at once.
+    int peakConcurrentProbes() const { return m_peakProbes; }
+
+Q_SIGNALS:
+    /// A gateway probe of this sandbox answered (or failed); its result is cached.
+    void probeFinished(const QString &sandboxId);
+
+private:
+    friend class OrphanScanJob;
+    struct ProbeResult
+    {
+        bool reached = false;
+        bool gatewayRunning = false;
+        int processCount = 0;
+        QString error;
+        QDateTime at;
+    };
+
+    QDateTime now() const { return m_clock ? m_clock() : QDateTime::currentDateTimeUtc(); }
+    std::optional<ProbeResult> cachedProbe(const QString &sandboxId) const;
+    void requestProbe(const Sandbox &sandbox);
+    void pumpProbes();
+    void probeDone(const QString &sandboxId, const ProbeResult &result);
+    Orphan gatewayDown(const Sandbox &sandbox, const ProbeResult &probe) const;
+
+    QNetworkAccessManager *m_network;
+    ConnectionSettings m_settings;
+    QPointer<CreationJournal> m_journal;
+    std::chrono::seconds m_grace{120};
+    std::chrono::milliseconds m_cacheTtl{60000};
+    std::chrono::milliseconds m_probeTimeout{15000};
+    int m_maxProbes = 4;
+    std::function<QDateTime()> m_clock;
+    QHash<QString, ProbeResult> m_cache;
+    QList<Sandbox> m_queue;
+    QHash<QString, QPointer<Job>> m_running;
+    int m_probesSent = 0;
+    int m_peakProbes = 0;
+};
+
+/// One judgement of a listed snapshot. orphans() in the order of the snapshot.
+class OrphanScanJob : public Job
+{
+    Q_OBJECT
+
+public:
+    QList<Orphan> orphans() const;
+    std::optional<Orphan> orphanFor(const QString &sandboxId) const;
+
+protected:
+    void doStart() override;
+    void doCancel() override;
+
+private:
+    friend class OrphanDetector;
+    OrphanScanJob(OrphanDetector *detector, QList<Sandbox> sandboxes, QObject *parent);
+    void onProbeFinished(const QString &sandboxId);
+    void finishIfDone();
+
+    QPointer<OrphanDetector> m_detector;
+    QList<Sandbox> m_sandboxes;
+    QHash<QString, Orphan> m_orphans;
+    QHash<QString, Sandbox> m_waiting;
+};
+
+/// Kills a set of orphans ("kill all orphans"), each with the rollback's retries,
+/// and reports each. A kill that fails does not stop the others.
+class KillOrphansJob : public Job
+{
+    Q_OBJECT
+
+public:
+    struct Failure
+    {
+        QString sandboxId;
+        QString error;
+    };
+
+    /// `journal` may be null; when set, each kill of one of our creations is recorded.
+    KillOrphansJob(QNetworkAccessManager *network, const ConnectionSettings &settings,
+                   CreationJournal *journal, QList<Orphan> orphans, RetryPolicy policy = {},
+                   QObject *parent = nullptr);
+
+    QStringList killed() const { return m_killed; }
+    QList<Failure> failed() const { return m_failed; }
+
+Q_SIGNALS:
+    /// One orphan is done; `error` is empty when it is gone.
+    void orphanDone(const QString &sandboxId, const QString &error);
+
+protected:
+    void doStart() override;
+    void doCancel() override;
+
+private:
+    void next();
+
+    QNetworkAccessManager *m_network;
+    ConnectionSettings m_settings;
+    QPointer<CreationJournal> m_journal;
+    QList<Orphan> m_orphans;
+    RetryPolicy m_policy;
+    int m_index = 0;
+    QPointer<Job> m_current;
+    QStringList m_killed;
+    QList<Failure> m_failed;
+};
+
+} // namespace sd

@@ -1,0 +1,364 @@
+#include "models/sandboxfilterproxymodel.h"
+#include "models/sandboxtablemodel.h"
+
+#include <QAbstractItemModelTester>
+#include <QColor>
+#include <QItemSelectionModel>
+#include <QSignalSpy>
+#include <QTest>
+
+using namespace sd;
+
+namespace {
+
+const QDateTime kNow = QDateTime(QDate(2026, 1, 2), QTime(10, 0), Qt::UTC);
+
+Sandbox makeSandbox(const QString &id, int secondsLeft = 300, Metadata metadata = {},
+                    SandboxState state = SandboxState::Running)
+{
+    Sandbox s;
+    s.sandboxId = id;
+    s.templateId = QStringLiteral("base");
+    s.clientId = QStringLiteral("local");
+    s.startedAt = kNow.addSecs(-60);
+    s.endAt = kNow.addSecs(secondsLeft);
+    s.cpuCount = 2;
+    s.memoryMB = 512;
+    s.metadata = std::move(metadata);
+    s.state = state;
+    return s;
+}
+
+QString idAt(const QAbstractItemModel &model, int row)
+{
+    return model.index(row, SandboxTableModel::IdColumn).data(SandboxTableModel::SandboxIdRole).toString();
+}
+
+} // namespace
+
+class TestSandboxTableModel : public QObject
+{
+    Q_OBJECT
+
+private Q_SLOTS:
+    void appliesDiffsWithoutReset();
+    void identicalRefreshSignalsNothing();
+    void scatteredRemovalsKeepIndexConsistent();
+    void selectionSurvivesRefresh();
+    void textFilter_data();
+    void textFilter();
+    void stateAndOrphanFilters();
+    void orphanFlagsChangeOnlyTheirRows();
+    void countdownSignalsOnlyItsColumn();
+    void countdownRedUnderAMinute();
+    void countdownTimerTicks();
+    void staleGreysRows();
+};
+
+void TestSandboxTableModel::appliesDiffsWithoutReset()
+{
+    SandboxTableModel model;
+    model.setClock([] { return kNow; });
+    QAbstractItemModelTester tester(&model, QAbstractItemModelTester::FailureReportingMode::QtTest);
+    QSignalSpy resets(&model, &QAbstractItemModel::modelReset);
+    QSignalSpy inserted(&model, &QAbstractItemModel::rowsInserted);
+    QSignalSpy removed(&model, &QAbstractItemModel::rowsRemoved);
+    QSignalSpy changed(&model, &QAbstractItemModel::dataChanged);
+
+    model.setSandboxes({makeSandbox("aaa"), makeSandbox("bbb"), makeSandbox("ccc")});
+    QCOMPARE(model.rowCount(), 3);
+    QCOMPARE(inserted.count(), 1);
+    QCOMPARE(changed.count(), 0);
+
+    inserted.clear();
+    Sandbox changedB = makeSandbox("bbb", 600);
+    model.setSandboxes({changedB, makeSandbox("ccc"), makeSandbox("ddd")});
+    QCOMPARE(resets.count(), 0);
+    QCOMPARE(removed.count(), 1);
+    QCOMPARE(removed.at(0).at(1).toInt(), 0); // "aaa" was row 0
+    QCOMPARE(removed.at(0).at(2).toInt(), 0);
+    QCOMPARE(inserted.count(), 1);
+    QCOMPARE(inserted.at(0).at(1).toInt(), 2);
+    QCOMPARE(changed.count(), 1);
+    const auto topLeft = changed.at(0).at(0).value<QModelIndex>();
+    const auto bottomRight = changed.at(0).at(1).value<QModelIndex>();
+    QCOMPARE(topLeft.row(), model.rowOf("bbb"));
+    QCOMPARE(bottomRight.row(), model.rowOf("bbb"));
+    QCOMPARE(model.rowCount(), 3);
+    QCOMPARE(idAt(model, 0), QStringLiteral("bbb"));
+    QCOMPARE(idAt(model, 1), QStringLiteral("ccc"));
+    QCOMPARE(idAt(model, 2), QStringLiteral("ddd"));
+    QCOMPARE(model.sandbox("bbb")->endAt, changedB.endAt);
+    QCOMPARE(model.rowOf("aaa"), -1);
+    QCOMPARE(model.rowOf("ddd"), 2);
+
+    model.setSandboxes({});
+    QCOMPARE(model.rowCount(), 0);
+    QCOMPARE(resets.count(), 0);
+}
+
+void TestSandboxTableModel::identicalRefreshSignalsNothing()
+{
+    SandboxTableModel model;
+    model.setSandboxes({makeSandbox("aaa"), makeSandbox("bbb")});
+    QSignalSpy inserted(&model, &QAbstractItemModel::rowsInserted);
+    QSignalSpy removed(&model, &QAbstractItemModel::rowsRemoved);
+    QSignalSpy changed(&model, &QAbstractItemModel::dataChanged);
+    model.setSandboxes({makeSandbox("bbb"), makeSandbox("aaa")}); // order alone is no change
+    QCOMPARE(inserted.count(), 0);
+    QCOMPARE(removed.count(), 0);
+    QCOMPARE(changed.count(), 0);
+}
+
+void TestSandboxTableModel::scatteredRemovalsKeepIndexConsistent()
+{
+    SandboxTableModel model;
+    QList<Sandbox> all;
+    for (int i = 0; i < 1000; ++i)
+        all.append(makeSandbox(QStringLiteral("sbx%1").arg(i, 4, 10, QLatin1Char('0'))));
+    model.setSandboxes(all);
+    QCOMPARE(model.rowCount(), 1000);
+
+    // Every 7th gone, every 50th changed, 20 new ones.
+    QList<Sandbox> next;
+    QSet<QString> changedIds;
+    for (int i = 0; i < 1000; ++i) {
+        if (i % 7 == 0)
+            continue;
+        Sandbox s = all.at(i);
+        if (i % 50 == 1) {
+            s.metadata.insert("touched", "yes");
+            changedIds.insert(s.sandboxId);
+        }
+        next.append(s);
+    }
+    for (int i = 0; i < 20; ++i)
+        next.append(makeSandbox(QStringLiteral("new%1").arg(i)));
+
+    QSignalSpy changed(&model, &QAbstractItemModel::dataChanged);
+    QAbstractItemModelTester tester(&model, QAbstractItemModelTester::FailureReportingMode::QtTest);
+    model.setSandboxes(next);
+    QCOMPARE(model.rowCount(), next.size());
+    for (int row = 0; row < model.rowCount(); ++row)
+        QCOMPARE(model.rowOf(model.sandboxAt(row).sandboxId), row);
+    for (const Sandbox &s : next)
+        QCOMPARE(*model.sandbox(s.sandboxId), s);
+    int changedRows = 0;
+    for (const auto &args : changed) {
+        const auto tl = args.at(0).value<QModelIndex>();
+        const auto br = args.at(1).value<QModelIndex>();
+        for (int row = tl.row(); row <= br.row(); ++row) {
+            QVERIFY(changedIds.contains(model.sandboxAt(row).sandboxId));
+            ++changedRows;
+        }
+    }
+    QCOMPARE(changedRows, changedIds.size());
+}
+
+void TestSandboxTableModel::selectionSurvivesRefresh()
+{
+    SandboxTableModel model;
+    SandboxFilterProxyModel proxy;
+    proxy.setSourceModel(&model);
+    proxy.sort(SandboxTableModel::IdColumn);
+    QAbstractItemModelTester tester(&proxy, QAbstractItemModelTester::FailureReportingMode::QtTest);
+    QItemSelectionModel selection(&proxy);
+
+    model.setSandboxes({makeSandbox("aaa"), makeSandbox("bbb"), makeSandbox("ccc"), makeSandbox("ddd")});
+    const int row = model.rowOf("ccc");
+    const QModelIndex ccc = proxy.mapFromSource(model.index(row, 0));
+    selection.select(ccc, QItemSelectionModel::ClearAndSelect | QItemSelectionModel::Rows);
+    selection.setCurrentIndex(ccc, QItemSelectionModel::NoUpdate);
+
+    // Rows before it vanish, it changes, a row sorting before it arrives.
+    model.setSandboxes({makeSandbox("0first"), makeSandbox("ccc", 900), makeSandbox("ddd")});
+    const QModelIndexList rows = selection.selectedRows();
+    QCOMPARE(rows.size(), 1);
+    QCOMPARE(rows.first().data(SandboxTableModel::SandboxIdRole).toString(), QStringLiteral("ccc"));
+    QCOMPARE(selection.currentIndex().data(SandboxTableModel::SandboxIdRole).toString(), QStringLiteral("ccc"));
+    QCOMPARE(idAt(proxy, 0), QStringLiteral("0first"));
+    QCOMPARE(idAt(proxy, 1), QStringLiteral("ccc"));
+}
+
+void TestSandboxTableModel::textFilter_data()
+{
+    QTest::addColumn<QString>("text");
+    QTest::addColumn<QStringList>("expected");
+    QTest::newRow("empty shows all") << QString() << QStringList{"alpha1", "beta22", "gamma3"};
+    QTest::newRow("by id") << "beta" << QStringList{"beta22"};
+    QTest::newRow("case-insensitive id") << "GAMMA" << QStringList{"gamma3"};
+    QTest::newRow("by template") << "mcp-gate" << QStringList{"gamma3"};
+    QTest::newRow("by metadata value") << "alice" << QStringList{"alpha1"};
+    QTest::newRow("by metadata k=v") << "owner=bob" << QStringList{"beta22"};
+    QTest::newRow("every word must match") << "owner bob" << QStringList{"beta22"};
+    QTest::newRow("no match") << "zzz" << QStringList{};
+}
+
+void TestSandboxTableModel::textFilter()
+{
+    QFETCH(QString, text);
+    QFETCH(QStringList, expected);
+    SandboxTableModel model;
+    SandboxFilterProxyModel proxy;
+    proxy.setSourceModel(&model);
+    proxy.sort(SandboxTableModel::IdColumn);
+    QAbstractItemModelTester tester(&proxy, QAbstractItemModelTester::FailureReportingMode::QtTest);
+    Sandbox gamma = makeSandbox("gamma3");
+    gamma.templateId = "mcp-gateway";
+    model.setSandboxes({makeSandbox("alpha1", 300, {{"owner", "alice"}}),
+                        makeSandbox("beta22", 300, {{"owner", "bob"}}), gamma});
+    proxy.setText(text);
+    QStringList shown;
+    for (int row = 0; row < proxy.rowCount(); ++row)
+        shown.append(idAt(proxy, row));
+    QCOMPARE(shown, expected);
+}
+
+void TestSandboxTableModel::stateAndOrphanFilters()
+{
+    SandboxTableModel model;
+    SandboxFilterProxyModel proxy;
+    proxy.setSourceModel(&model);
+    proxy.sort(SandboxTableModel::IdColumn);
+    QAbstractItemModelTester tester(&proxy, QAbstractItemModelTester::FailureReportingMode::QtTest);
+    model.setSandboxes({makeSandbox("run1"), makeSandbox("pau1", 300, {}, SandboxState::Paused),
+                        makeSandbox("orp1")});
+    model.setOrphanFlags({{"orp1", {"creation failed", "journal entry 7"}}});
+
+    proxy.setStateFilter(SandboxFilterProxyModel::StateFilter::Paused);
+    QCOMPARE(proxy.rowCount(), 1);
+    QCOMPARE(idAt(proxy, 0), QStringLiteral("pau1"));
+
+    proxy.setStateFilter(SandboxFilterProxyModel::StateFilter::Running);
+    QCOMPARE(proxy.rowCount(), 2);
+
+    proxy.setOrphansOnly(true);
+    QCOMPARE(proxy.rowCount(), 1);
+    QCOMPARE(idAt(proxy, 0), QStringLiteral("orp1"));
+
+    // A row that becomes an orphan on a later detection shows up at once.
+    model.setOrphanFlags({{"orp1", {"creation failed", "journal entry 7"}}, {"run1", {"r", "e"}}});
+    QCOMPARE(proxy.rowCount(), 2);
+
+    proxy.setOrphansOnly(false);
+    proxy.setStateFilter(SandboxFilterProxyModel::StateFilter::All);
+    QCOMPARE(proxy.rowCount(), 3);
+}
+
+void TestSandboxTableModel::orphanFlagsChangeOnlyTheirRows()
+{
+    SandboxTableModel model;
+    QAbstractItemModelTester tester(&model, QAbstractItemModelTester::FailureReportingMode::QtTest);
+    model.setSandboxes({makeSandbox("aaa"), makeSandbox("bbb"), makeSandbox("ccc")});
+    QSignalSpy changed(&model, &QAbstractItemModel::dataChanged);
+
+    // A flag for an ID not listed yet is kept, and applies when it appears.
+    model.setOrphanFlags({{"bbb", {"Rollback failed", "kill answered HTTP 500"}}, {"zzz", {"x", "y"}}});
+    QCOMPARE(changed.count(), 1);
+    QCOMPARE(changed.at(0).at(0).value<QModelIndex>().row(), model.rowOf("bbb"));
+    const QModelIndex flag = model.index(model.rowOf("bbb"), SandboxTableModel::FlagColumn);
+    QVERIFY(flag.data(Qt::ToolTipRole).toString().contains("Rollback failed"));
+    QVERIFY(flag.data(Qt::ToolTipRole).toString().contains("kill answered HTTP 500"));
+    QVERIFY(!flag.data(Qt::DecorationRole).isNull());
+    QCOMPARE(model.index(model.rowOf("bbb"), SandboxTableModel::StateColumn).data().toString(),
+             QStringLiteral("orphan"));
+    QVERIFY(model.index(model.rowOf("aaa"), SandboxTableModel::FlagColumn).data(Qt::ToolTipRole).isNull());
+    QCOMPARE(model.count(SandboxTableModel::DisplayState::Orphan), 1);
+    QCOMPARE(model.orphanIds(), QStringList{"bbb"});
+
+    changed.clear();
+    model.setSandboxes({makeSandbox("aaa"), makeSandbox("bbb"), makeSandbox("ccc"), makeSandbox("zzz")});
+    QCOMPARE(model.count(SandboxTableModel::DisplayState::Orphan), 2);
+
+    changed.clear();
+    model.setOrphanFlags({{"zzz", {"x", "y"}}});
+    QCOMPARE(changed.count(), 1);
+    QCOMPARE(changed.at(0).at(0).value<QModelIndex>().row(), model.rowOf("bbb"));
+    QCOMPARE(model.index(model.rowOf("bbb"), SandboxTableModel::StateColumn).data().toString(),
+             QStringLiteral("running"));
+}
+
+void TestSandboxTableModel::countdownSignalsOnlyItsColumn()
+{
+    SandboxTableModel model;
+    QDateTime now = kNow;
+    model.setClock([&now] { return now; });
+    SandboxFilterProxyModel proxy;
+    proxy.setSourceModel(&model);
+    proxy.sort(SandboxTableModel::TimeLeftColumn);
+    QAbstractItemModelTester tester(&proxy, QAbstractItemModelTester::FailureReportingMode::QtTest);
+    model.setSandboxes({makeSandbox("aaa", 300), makeSandbox("bbb", 100)});
+
+    QSignalSpy changed(&model, &QAbstractItemModel::dataChanged);
+    QSignalSpy proxyLayout(&proxy, &QAbstractItemModel::layoutChanged);
+    const QModelIndex cell = model.index(model.rowOf("aaa"), SandboxTableModel::TimeLeftColumn);
+    QCOMPARE(cell.data().toString(), QStringLiteral("5:00"));
+    now = now.addSecs(1);
+    model.tick();
+    QCOMPARE(changed.count(), 1);
+    const auto tl = changed.at(0).at(0).value<QModelIndex>();
+    const auto br = changed.at(0).at(1).value<QModelIndex>();
+    QCOMPARE(tl.column(), int(SandboxTableModel::TimeLeftColumn));
+    QCOMPARE(br.column(), int(SandboxTableModel::TimeLeftColumn));
+    QCOMPARE(tl.row(), 0);
+    QCOMPARE(br.row(), 1);
+    const auto roles = changed.at(0).at(2).value<QList<int>>();
+    QVERIFY(roles.contains(Qt::DisplayRole));
+    QVERIFY(!roles.contains(SandboxTableModel::SortRole));
+    QCOMPARE(cell.data().toString(), QStringLiteral("4:59"));
+    QCOMPARE(proxyLayout.count(), 0);
+    QCOMPARE(idAt(proxy, 0), QStringLiteral("bbb"));
+}
+
+void TestSandboxTableModel::countdownRedUnderAMinute()
+{
+    SandboxTableModel model;
+    model.setClock([] { return kNow; });
+    model.setSandboxes({makeSandbox("soon", 30), makeSandbox("later", 3600 + 62),
+                        makeSandbox("gone", -5), makeSandbox("held", 10, {}, SandboxState::Paused)});
+    const auto cell = [&model](const char *id) {
+        return model.index(model.rowOf(id), SandboxTableModel::TimeLeftColumn);
+    };
+    QCOMPARE(cell("soon").data().toString(), QStringLiteral("0:30"));
+    QCOMPARE(cell("soon").data(Qt::ForegroundRole).value<QColor>(), QColor(0xd6, 0x3b, 0x3b));
+    QCOMPARE(cell("later").data().toString(), QStringLiteral("1:01:02"));
+    QVERIFY(cell("later").data(Qt::ForegroundRole).isNull());
+    QCOMPARE(cell("gone").data().toString(), QStringLiteral("expiring"));
+    QCOMPARE(cell("held").data().toString(), QStringLiteral("paused"));
+    QVERIFY(cell("held").data(Qt::ForegroundRole).isNull());
+}
+
+void TestSandboxTableModel::countdownTimerTicks()
+{
+    SandboxTableModel model;
+    QVERIFY(!model.isCountdownRunning());
+    model.setSandboxes({makeSandbox("aaa")});
+    QVERIFY(model.isCountdownRunning());
+    QSignalSpy changed(&model, &QAbstractItemModel::dataChanged);
+    QVERIFY(changed.wait(10000));
+    QCOMPARE(changed.at(0).at(0).value<QModelIndex>().column(), int(SandboxTableModel::TimeLeftColumn));
+    model.setCountdownRunning(false);
+    QVERIFY(!model.isCountdownRunning());
+    model.setSandboxes({});
+    model.setCountdownRunning(true);
+    QVERIFY(!model.isCountdownRunning()); // nothing to count down
+}
+
+void TestSandboxTableModel::staleGreysRows()
+{
+    SandboxTableModel model;
+    model.setSandboxes({makeSandbox("aaa")});
+    QSignalSpy changed(&model, &QAbstractItemModel::dataChanged);
+    const QModelIndex id = model.index(0, SandboxTableModel::IdColumn);
+    QVERIFY(id.data(Qt::ForegroundRole).isNull());
+    model.setStale(true);
+    QCOMPARE(changed.count(), 1);
+    QVERIFY(!id.data(Qt::ForegroundRole).isNull());
+    model.setStale(true);
+    QCOMPARE(changed.count(), 1);
+    model.setStale(false);
+    QVERIFY(id.data(Qt::ForegroundRole).isNull());
+}
+
+QTEST_MAIN(TestSandboxTableModel)
+#include "tst_sandboxtablemodel.moc"

@@ -1,0 +1,77 @@
+#pragma once
+
+#include "api/connectionsettings.h"
+#include "common/job.h"
+
+#include <QElapsedTimer>
+#include <QTimer>
+
+#include <memory>
+
+class QNetworkAccessManager;
+class QNetworkReply;
+
+namespace sd {
+
+/// Finds the local backend for the "Local (this computer)" profile, starting it when
+/// nothing answers.
+///
+///   probe GET /health ──answer──▶ read the key file ─▶ done
+///        │ no answer
+///        ▼
+///   start sandbox-desk-local --port N (detached, sibling binary)
+///        ▼
+///   probe every 250 ms until it answers or 20 s pass ─▶ read the key file ─▶ done
+///
+/// Any HTTP answer counts as "something is there". The API key comes from the file
+/// the backend writes (`<GenericDataLocation>/sandbox-desk/local-api-key`).
+class LocalBackendStarter : public Job
+{
+    Q_OBJECT
+
+public:
+    LocalBackendStarter(QNetworkAccessManager *network, quint16 port, QObject *parent = nullptr);
+    ~LocalBackendStarter() override;
+
+    /// Whether to start the backend when nothing answers (default true).
+    void setStartAllowed(bool allowed) { m_startAllowed = allowed; }
+    void setKeyFile(const QString &path) { m_keyFile = path; }
+    /// Where the backend binary is looked for (default: the application's directory).
+    void setBinaryDirectory(const QString &dir) { m_binaryDir = dir; }
+
+    static QString defaultKeyFile();
+
+    /// Valid after a successful finish.
+    const ConnectionSettings &settings() const { return m_settings; }
+    /// True when this job started the backend (the UI says so).
+    bool startedBackend() const { return m_startedBackend; }
+    qint64 startedPid() const { return m_pid; }
+
+Q_SIGNALS:
+    /// Emitted when nothing answered and the backend is being started.
+    void startingBackend();
+
+protected:
+    void doStart() override;
+    void doCancel() override;
+
+private:
+    void probe();
+    void onProbeFinished();
+    void launch();
+    void finishConnected();
+
+    QNetworkAccessManager *m_network;
+    quint16 m_port;
+    bool m_startAllowed = true;
+    QString m_keyFile;
+    QString m_binaryDir;
+    ConnectionSettings m_settings;
+    std::unique_ptr<QNetworkReply> m_reply;
+    QTimer m_retry;
+    QElapsedTimer m_sinceLaunch;
+    bool m_startedBackend = false;
+    qint64 m_pid = 0;
+};
+
+} // namespace sd

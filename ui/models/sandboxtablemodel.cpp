@@ -1,0 +1,490 @@
+#include "sandboxtablemodel.h"
+
+#include <QColor>
+#include <QFontDatabase>
+#include <QGuiApplication>
+#include <QIcon>
+#include <QLocale>
+#include <QPainter>
+#include <QPalette>
+#include <QPixmap>
+
+#include <algorithm>
+#include <limits>
+
+namespace sd {
+
+namespace {
+
+QColor stateColor(SandboxTableModel::DisplayState state)
+{
+    switch (state) {
+    case SandboxTableModel::DisplayState::Running:
+        return QColor(0x2e, 0x9e, 0x4f);
+    case SandboxTableModel::DisplayState::Paused:
+        return QColor(0xd0, 0x8c, 0x16);
+    case SandboxTableModel::DisplayState::Orphan:
+        return QColor(0xd6, 0x3b, 0x3b);
+    }
+    return {};
+}
+
+// A filled dot in the state's colour; painted once per state and shared.
+QIcon stateIcon(SandboxTableModel::DisplayState state)
+{
+    static QIcon icons[3];
+    QIcon &icon = icons[int(state)];
+    if (icon.isNull()) {
+        for (int size : {12, 16, 24, 32}) {
+            QPixmap pixmap(size, size);
+            pixmap.fill(Qt::transparent);
+            QPainter painter(&pixmap);
+            painter.setRenderHint(QPainter::Antialiasing);
+            painter.setPen(Qt::NoPen);
+            painter.setBrush(stateColor(state));
+            const qreal margin = size / 5.0;
+            painter.drawEllipse(QRectF(margin, margin, size - 2 * margin, size - 2 * margin));
+            painter.end();
+            icon.addPixmap(pixmap);
+        }
+    }
+    return icon;
+}
+
+QIcon orphanIcon()
+{
+    static const QIcon icon = [] {
+        QIcon fromResource(QStringLiteral(":/icons/orphan.svg"));
+        if (!fromResource.availableSizes().isEmpty() || !fromResource.pixmap(16).isNull())
+            return fromResource;
+        return stateIcon(SandboxTableModel::DisplayState::Orphan);
+    }();
+    return icon;
+}
+
+QString formatMemory(int megabytes)
+{
+    if (megabytes >= 1024 && megabytes % 1024 == 0)
+        return SandboxTableModel::tr("%1 GiB").arg(megabytes / 1024);
+    if (megabytes >= 1024)
+        return SandboxTableModel::tr("%1 GiB").arg(QLocale().toString(megabytes / 1024.0, 'f', 1));
+    return SandboxTableModel::tr("%1 MiB").arg(megabytes);
+}
+
+QString stateText(SandboxTableModel::DisplayState state)
+{
+    switch (state) {
+    case SandboxTableModel::DisplayState::Running:
+        return SandboxTableModel::tr("running");
+    case SandboxTableModel::DisplayState::Paused:
+        return SandboxTableModel::tr("paused");
+    case SandboxTableModel::DisplayState::Orphan:
+        return SandboxTableModel::tr("orphan");
+    }
+    return {};
+}
+
+} // namespace
+
+SandboxTableModel::SandboxTableModel(QObject *parent)
+    : QAbstractTableModel(parent)
+    , m_clock([] { return QDateTime::currentDateTimeUtc(); })
+{
+    m_countdown.setInterval(1000);
+    connect(&m_countdown, &QTimer::timeout, this, &SandboxTableModel::tick);
+}
+
+int SandboxTableModel::rowCount(const QModelIndex &parent) const
+{
+    return parent.isValid() ? 0 : int(m_rows.size());
+}
+
+int SandboxTableModel::columnCount(const QModelIndex &parent) const
+{
+    return parent.isValid() ? 0 : ColumnCount;
+}
+
+const Sandbox *SandboxTableModel::sandbox(const QString &sandboxId) const
+{
+    const int row = rowOf(sandboxId);
+    return row < 0 ? nullptr : m_rows[size_t(row)].get();
+}
+
+std::optional<OrphanFlag> SandboxTableModel::orphanFlag(const QString &sandboxId) const
+{
+    const auto it = m_orphans.constFind(sandboxId);
+    if (it == m_orphans.constEnd())
+        return std::nullopt;
+    return *it;
+}
+
+SandboxTableModel::DisplayState SandboxTableModel::displayState(int row) const
+{
+    const Sandbox &s = sandboxAt(row);
+    if (m_orphans.contains(s.sandboxId))
+        return DisplayState::Orphan;
+    return s.state == SandboxState::Paused ? DisplayState::Paused : DisplayState::Running;
+}
+
+int SandboxTableModel::count(DisplayState state) const
+{
+    int n = 0;
+    for (const auto &s : m_rows) {
+        switch (state) {
+        case DisplayState::Running:
+            n += s->state == SandboxState::Running;
+            break;
+        case DisplayState::Paused:
+            n += s->state == SandboxState::Paused;
+            break;
+        case DisplayState::Orphan:
+            n += m_orphans.contains(s->sandboxId);
+            break;
+        }
+    }
+    return n;
+}
+
+QStringList SandboxTableModel::orphanIds() const
+{
+    QStringList ids;
+    for (const auto &s : m_rows) {
+        if (m_orphans.contains(s->sandboxId))
+            ids.append(s->sandboxId);
+    }
+    return ids;
+}
+
+QString SandboxTableModel::compactMetadata(const Metadata &metadata)
+{
+    QString text;
+    for (auto it = metadata.begin(); it != metadata.end(); ++it) {
+        if (!text.isEmpty())
+            text += QLatin1String(", ");
+        text += it.key() + QLatin1Char('=') + it.value();
+    }
+    return text;
+}
+
+QString SandboxTableModel::formatDuration(qint64 seconds)
+{
+    if (seconds < 0)
+        seconds = 0;
+    const qint64 days = seconds / 86400;
+    const qint64 hours = (seconds % 86400) / 3600;
+    const qint64 minutes = (seconds % 3600) / 60;
+    const qint64 secs = seconds % 60;
+    if (days > 0)
+        return tr("%1d %2h").arg(days).arg(hours);
+    if (hours > 0)
+        return QStringLiteral("%1:%2:%3")
+            .arg(hours)
+            .arg(minutes, 2, 10, QLatin1Char('0'))
+            .arg(secs, 2, 10, QLatin1Char('0'));
+    return QStringLiteral("%1:%2").arg(minutes).arg(secs, 2, 10, QLatin1Char('0'));
+}
+
+QVariant SandboxTableModel::data(const QModelIndex &index, int role) const
+{
+    if (!checkIndex(index, CheckIndexOption::IndexIsValid | CheckIndexOption::ParentIsInvalid))
+        return {};
+    const Sandbox &s = sandboxAt(index.row());
+    const auto column = Column(index.column());
+
+    switch (role) {
+    case SandboxIdRole:
+        return s.sandboxId;
+    case DisplayStateRole:
+        return int(displayState(index.row()));
+    case IsOrphanRole:
+        return m_orphans.contains(s.sandboxId);
+    case FilterTextRole:
+        return s.sandboxId + QLatin1Char(' ') + s.templateId + QLatin1Char(' ') + s.alias
+               + QLatin1Char(' ') + compactMetadata(s.metadata);
+    default:
+        break;
+    }
+
+    switch (column) {
+    case IdColumn:
+        if (role == Qt::DisplayRole || role == SortRole || role == Qt::ToolTipRole)
+            return s.sandboxId;
+        if (role == Qt::FontRole)
+            return QFontDatabase::systemFont(QFontDatabase::FixedFont);
+        break;
+    case TemplateColumn:
+        if (role == Qt::DisplayRole || role == SortRole)
+            return s.alias.isEmpty() ? s.templateId : s.alias;
+        if (role == Qt::ToolTipRole)
+            return s.alias.isEmpty() || s.alias == s.templateId
+                       ? s.templateId
+                       : tr("%1 (template %2)").arg(s.alias, s.templateId);
+        break;
+    case StateColumn:
+        if (role == Qt::DisplayRole || role == Qt::AccessibleTextRole)
+            return stateText(displayState(index.row()));
+        if (role == SortRole)
+            return int(displayState(index.row()));
+        if (role == Qt::DecorationRole)
+            return stateIcon(displayState(index.row()));
+        break;
+    case StartedColumn:
+        if (role == Qt::DisplayRole)
+            return QLocale().toString(s.startedAt.toLocalTime(), QLocale::ShortFormat);
+        if (role == Qt::ToolTipRole)
+            return s.startedAt.toLocalTime().toString(Qt::ISODate);
+        if (role == SortRole)
+            return s.startedAt;
+        break;
+    case TimeLeftColumn: {
+        const bool paused = s.state == SandboxState::Paused;
+        const qint64 left = paused ? 0 : m_clock().secsTo(s.endAt);
+        if (role == Qt::DisplayRole) {
+            if (paused)
+                return tr("paused");
+            return left > 0 ? formatDuration(left) : tr("expiring");
+        }
+        if (role == Qt::AccessibleTextRole || role == Qt::ToolTipRole) {
+            if (paused)
+                return tr("Paused: does not expire");
+            return tr("Ends at %1").arg(QLocale().toString(s.endAt.toLocalTime(), QLocale::LongFormat));
+        }
+        if (role == SortRole)
+            return paused ? std::numeric_limits<qint64>::max() : s.endAt.toMSecsSinceEpoch();
+        if (role == Qt::ForegroundRole && !paused && left < 60)
+            return QColor(0xd6, 0x3b, 0x3b);
+        if (role == Qt::TextAlignmentRole)
+            return int(Qt::AlignRight | Qt::AlignVCenter);
+        break;
+    }
+    case CpuColumn:
+        if (role == Qt::DisplayRole || role == SortRole)
+            return s.cpuCount;
+        if (role == Qt::TextAlignmentRole)
+            return int(Qt::AlignRight | Qt::AlignVCenter);
+        break;
+    case MemoryColumn:
+        if (role == Qt::DisplayRole)
+            return formatMemory(s.memoryMB);
+        if (role == SortRole)
+            return s.memoryMB;
+        if (role == Qt::TextAlignmentRole)
+            return int(Qt::AlignRight | Qt::AlignVCenter);
+        break;
+    case MetadataColumn:
+        if (role == Qt::DisplayRole || role == SortRole)
+            return compactMetadata(s.metadata);
+        if (role == Qt::ToolTipRole && !s.metadata.isEmpty()) {
+            QStringList lines;
+            for (auto it = s.metadata.begin(); it != s.metadata.end(); ++it)
+                lines.append(it.key().toHtmlEscaped() + QLatin1String(" = <b>")
+                             + it.value().toHtmlEscaped() + QLatin1String("</b>"));
+            return lines.join(QLatin1String("<br>"));
+        }
+        break;
+    case FlagColumn: {
+        const auto flag = m_orphans.constFind(s.sandboxId);
+        const bool orphan = flag != m_orphans.constEnd();
+        if (role == SortRole)
+            return orphan ? 1 : 0;
+        if (!orphan)
+            break;
+        if (role == Qt::DecorationRole)
+            return orphanIcon();
+        if (role == Qt::AccessibleTextRole)
+            return tr("Orphan: %1").arg(flag->reason);
+        if (role == Qt::ToolTipRole) {
+            QString tip = QLatin1String("<b>") + tr("Orphan").toHtmlEscaped() + QLatin1String("</b>: ")
+                          + flag->reason.toHtmlEscaped();
+            if (!flag->evidence.isEmpty())
+                tip += QLatin1String("<br>") + flag->evidence.toHtmlEscaped();
+            return tip;
+        }
+        break;
+    }
+    case ColumnCount:
+        break;
+    }
+
+    if (role == Qt::ForegroundRole && m_stale)
+        return QGuiApplication::palette().color(QPalette::Disabled, QPalette::Text);
+    return {};
+}
+
+QVariant SandboxTableModel::headerData(int section, Qt::Orientation orientation, int role) const
+{
+    if (orientation != Qt::Horizontal)
+        return {};
+    if (role == Qt::DisplayRole) {
+        switch (Column(section)) {
+        case IdColumn:
+            return tr("ID");
+        case TemplateColumn:
+            return tr("Template");
+        case StateColumn:
+            return tr("State");
+        case StartedColumn:
+            return tr("Started");
+        case TimeLeftColumn:
+            return tr("Time left");
+        case CpuColumn:
+            return tr("vCPU");
+        case MemoryColumn:
+            return tr("RAM");
+        case MetadataColumn:
+            return tr("Metadata");
+        case FlagColumn:
+            return {};
+        case ColumnCount:
+            break;
+        }
+    }
+    if (role == Qt::ToolTipRole && section == FlagColumn)
+        return tr("Orphan flag: a sandbox left behind by a failed creation");
+    if (role == Qt::AccessibleTextRole && section == FlagColumn)
+        return tr("Orphan flag");
+    return {};
+}
+
+void SandboxTableModel::setSandboxes(const QList<Sandbox> &sandboxes)
+{
+    QHash<QString, qsizetype> incoming;
+    incoming.reserve(sandboxes.size());
+    for (qsizetype i = 0; i < sandboxes.size(); ++i)
+        incoming.insert(sandboxes.at(i).sandboxId, i);
+
+    // Rows that are gone, removed bottom-up in contiguous ranges so the row numbers
+    // still to be removed stay valid.
+    QList<int> gone;
+    for (size_t row = 0; row < m_rows.size(); ++row) {
+        if (!incoming.contains(m_rows[row]->sandboxId))
+            gone.append(int(row));
+    }
+    for (qsizetype end = gone.size() - 1; end >= 0;) {
+        qsizetype start = end;
+        while (start > 0 && gone.at(start - 1) == gone.at(start) - 1)
+            --start;
+        beginRemoveRows({}, gone.at(start), gone.at(end));
+        m_rows.erase(m_rows.begin() + gone.at(start), m_rows.begin() + gone.at(end) + 1);
+        endRemoveRows();
+        end = start - 1;
+    }
+    if (!gone.isEmpty())
+        rebuildIndex();
+
+    // Rows that changed: replaced in place, announced once per contiguous range.
+    QList<int> changed;
+    QList<qsizetype> added;
+    for (qsizetype i = 0; i < sandboxes.size(); ++i) {
+        const Sandbox &s = sandboxes.at(i);
+        const auto it = m_rowById.constFind(s.sandboxId);
+        if (it == m_rowById.constEnd()) {
+            // A duplicate ID in one answer counts once (the last one wins via `incoming`).
+            if (incoming.value(s.sandboxId) == i)
+                added.append(i);
+            continue;
+        }
+        Sandbox &current = *m_rows[size_t(*it)];
+        if (!(current == s)) {
+            current = s;
+            changed.append(*it);
+        }
+    }
+    emitRowsChanged(std::move(changed));
+
+    if (!added.isEmpty()) {
+        const int first = int(m_rows.size());
+        beginInsertRows({}, first, first + int(added.size()) - 1);
+        m_rows.reserve(m_rows.size() + size_t(added.size()));
+        for (qsizetype i : added) {
+            m_rowById.insert(sandboxes.at(i).sandboxId, int(m_rows.size()));
+            m_rows.push_back(std::make_unique<Sandbox>(sandboxes.at(i)));
+        }
+        endInsertRows();
+    }
+    updateCountdown();
+}
+
+void SandboxTableModel::setOrphanFlags(const QHash<QString, OrphanFlag> &flags)
+{
+    QList<int> changed;
+    for (auto it = flags.begin(); it != flags.end(); ++it) {
+        const auto old = m_orphans.constFind(it.key());
+        if (old == m_orphans.constEnd() || !(*old == it.value())) {
+            if (const int row = rowOf(it.key()); row >= 0)
+                changed.append(row);
+        }
+    }
+    for (auto it = m_orphans.begin(); it != m_orphans.end(); ++it) {
+        if (!flags.contains(it.key())) {
+            if (const int row = rowOf(it.key()); row >= 0)
+                changed.append(row);
+        }
+    }
+    m_orphans = flags;
+    emitRowsChanged(std::move(changed));
+}
+
+void SandboxTableModel::setStale(bool stale)
+{
+    if (m_stale == stale)
+        return;
+    m_stale = stale;
+    if (!m_rows.empty())
+        Q_EMIT dataChanged(index(0, 0), index(rowCount() - 1, ColumnCount - 1), {Qt::ForegroundRole});
+}
+
+void SandboxTableModel::setClock(std::function<QDateTime()> clock)
+{
+    m_clock = std::move(clock);
+}
+
+void SandboxTableModel::setCountdownRunning(bool running)
+{
+    m_countdownWanted = running;
+    updateCountdown();
+}
+
+void SandboxTableModel::tick()
+{
+    if (m_rows.empty())
+        return;
+    // Only this column's cells: the view repaints what of it is visible, and a proxy
+    // does not re-sort or re-filter since neither role it uses is named.
+    Q_EMIT dataChanged(index(0, TimeLeftColumn), index(rowCount() - 1, TimeLeftColumn),
+                       {Qt::DisplayRole, Qt::ForegroundRole, Qt::AccessibleTextRole});
+}
+
+void SandboxTableModel::emitRowsChanged(QList<int> rows)
+{
+    if (rows.isEmpty())
+        return;
+    std::sort(rows.begin(), rows.end());
+    rows.erase(std::unique(rows.begin(), rows.end()), rows.end());
+    for (qsizetype start = 0; start < rows.size();) {
+        qsizetype end = start;
+        while (end + 1 < rows.size() && rows.at(end + 1) == rows.at(end) + 1)
+            ++end;
+        Q_EMIT dataChanged(index(rows.at(start), 0), index(rows.at(end), ColumnCount - 1));
+        start = end + 1;
+    }
+}
+
+void SandboxTableModel::rebuildIndex()
+{
+    m_rowById.clear();
+    m_rowById.reserve(qsizetype(m_rows.size()));
+    for (size_t row = 0; row < m_rows.size(); ++row)
+        m_rowById.insert(m_rows[row]->sandboxId, int(row));
+}
+
+void SandboxTableModel::updateCountdown()
+{
+    const bool run = m_countdownWanted && !m_rows.empty();
+    if (run && !m_countdown.isActive())
+        m_countdown.start();
+    else if (!run && m_countdown.isActive())
+        m_countdown.stop();
+}
+
+} // namespace sd

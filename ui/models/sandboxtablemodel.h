@@ -1,0 +1,119 @@
+#pragma once
+
+#include "api/sandbox.h"
+
+#include <QAbstractTableModel>
+#include <QDateTime>
+#include <QHash>
+#include <QList>
+#include <QTimer>
+
+#include <functional>
+#include <memory>
+#include <vector>
+
+namespace sd {
+
+/// Why a sandbox is believed to be an orphan (left behind by a failed creation),
+/// as the UI shows it: a short reason and the evidence behind it.
+struct OrphanFlag
+{
+    QString reason;
+    QString evidence;
+
+    bool operator==(const OrphanFlag &other) const = default;
+};
+
+/// The sandboxes of one profile, one row per sandbox, keyed by sandbox ID.
+///
+/// Refreshes are applied as diffs (rows inserted, removed, or dataChanged for the
+/// rows that really changed), never as a model reset, so selection, sort order and
+/// scroll position survive. The time-left column counts down from a one-second
+/// timer that signals dataChanged for that column only. Rows keep their insertion
+/// order; sorting and filtering belong to SandboxFilterProxyModel.
+class SandboxTableModel : public QAbstractTableModel
+{
+    Q_OBJECT
+
+public:
+    enum Column {
+        IdColumn,
+        TemplateColumn,
+        StateColumn,
+        StartedColumn,
+        TimeLeftColumn,
+        CpuColumn,
+        MemoryColumn,
+        MetadataColumn,
+        FlagColumn,
+        ColumnCount
+    };
+    Q_ENUM(Column)
+
+    /// What the state badge shows; an orphan outranks running/paused.
+    enum class DisplayState { Running, Paused, Orphan };
+
+    enum Role {
+        SandboxIdRole = Qt::UserRole + 1, ///< QString
+        DisplayStateRole,                 ///< int (DisplayState)
+        IsOrphanRole,                     ///< bool
+        SortRole,                         ///< a value that sorts naturally for the column
+        FilterTextRole,                   ///< id, template and metadata in one string
+    };
+
+    explicit SandboxTableModel(QObject *parent = nullptr);
+
+    int rowCount(const QModelIndex &parent = {}) const override;
+    int columnCount(const QModelIndex &parent = {}) const override;
+    QVariant data(const QModelIndex &index, int role = Qt::DisplayRole) const override;
+    QVariant headerData(int section, Qt::Orientation orientation,
+                        int role = Qt::DisplayRole) const override;
+
+    /// Replaces the content with `sandboxes`, applied as a diff by sandbox ID.
+    void setSandboxes(const QList<Sandbox> &sandboxes);
+    /// Orphan flags by sandbox ID; flags for IDs not (yet) listed are kept for later.
+    void setOrphanFlags(const QHash<QString, OrphanFlag> &flags);
+    /// Marks the rows as possibly out of date (the last refresh failed).
+    void setStale(bool stale);
+    bool isStale() const { return m_stale; }
+
+    int rowOf(const QString &sandboxId) const { return m_rowById.value(sandboxId, -1); }
+    const Sandbox &sandboxAt(int row) const { return *m_rows[size_t(row)]; }
+    /// nullptr when the ID is not listed.
+    const Sandbox *sandbox(const QString &sandboxId) const;
+    std::optional<OrphanFlag> orphanFlag(const QString &sandboxId) const;
+    bool isOrphan(const QString &sandboxId) const { return m_orphans.contains(sandboxId); }
+    DisplayState displayState(int row) const;
+    /// Running, paused and orphan counts (an orphan also counts as running/paused).
+    int count(DisplayState state) const;
+    QStringList orphanIds() const;
+
+    /// The clock the countdown reads (tests inject a fixed one). Default: now, UTC.
+    void setClock(std::function<QDateTime()> clock);
+    /// Starts or stops the one-second countdown (stopped while the window is hidden).
+    void setCountdownRunning(bool running);
+    bool isCountdownRunning() const { return m_countdown.isActive(); }
+    /// Signals dataChanged for the time-left column; what the countdown timer calls.
+    void tick();
+
+    /// Metadata as one compact line: `k=v, k2=v2`.
+    static QString compactMetadata(const Metadata &metadata);
+    /// Seconds as the countdown shows them: `4:05`, `1:02:03`, `2d 3h`.
+    static QString formatDuration(qint64 seconds);
+
+private:
+    void emitRowsChanged(QList<int> rows);
+    void rebuildIndex();
+    void updateCountdown();
+
+    // Pointers, so removing scattered rows from 10,000 moves pointers, not values.
+    std::vector<std::unique_ptr<Sandbox>> m_rows;
+    QHash<QString, int> m_rowById;
+    QHash<QString, OrphanFlag> m_orphans;
+    std::function<QDateTime()> m_clock;
+    QTimer m_countdown;
+    bool m_countdownWanted = true;
+    bool m_stale = false;
+};
+
+} // namespace sd
