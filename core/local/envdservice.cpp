@@ -110,12 +110,16 @@ public:
         });
         m_deadline.setSingleShot(true);
         connect(&m_deadline, &QTimer::timeout, this, [this] {
-            if (m_process)
+            // Start owns its process, as envd's does: past the deadline it is killed.
+            // Connect only watches, so only its stream ends.
+            if (m_process && m_ownsProcess)
                 m_process->sendSignal(SIGKILL);
             endWithError(QStringLiteral("deadline_exceeded"),
-                         QStringLiteral("the call ran longer than its Connect-Timeout-Ms of %1 ms; "
-                                        "the process was killed")
-                             .arg(m_deadline.interval()));
+                         m_ownsProcess ? QStringLiteral("the call ran longer than its Connect-Timeout-Ms of %1 ms; "
+                                                        "the process was killed")
+                                             .arg(m_deadline.interval())
+                                       : QStringLiteral("the call ran longer than its Connect-Timeout-Ms of %1 ms")
+                                             .arg(m_deadline.interval()));
         });
     }
 
@@ -134,6 +138,7 @@ public:
     void attach(SandboxRuntime *runtime, SandboxProcess *process, bool alreadyRunning)
     {
         m_process = process;
+        m_ownsProcess = !alreadyRunning;
         connect(runtime, &SandboxRuntime::stopping, this, [this](const QString &reason) {
             endWithError(QStringLiteral("unavailable"), reason);
         });
@@ -208,6 +213,7 @@ private:
     QTimer m_deadline;
     int m_cutAfter = -1;
     int m_dataSent = 0;
+    bool m_ownsProcess = false;
     bool m_done = false;
 };
 

@@ -80,7 +80,11 @@ QList<qint64> allPids()
 
 QString pidNamespaceOf(qint64 pid)
 {
-    return QFileInfo(QStringLiteral("/proc/%1/ns/pid").arg(pid)).symLinkTarget();
+    // The link reads "pid:[inode]"; QFileInfo would turn it into a path.
+    char buffer[64];
+    const QByteArray path = QStringLiteral("/proc/%1/ns/pid").arg(pid).toLatin1();
+    const ssize_t n = ::readlink(path.constData(), buffer, sizeof(buffer) - 1);
+    return n > 0 ? QString::fromLatin1(buffer, n) : QString();
 }
 
 QStringList cmdline(qint64 pid)
@@ -613,8 +617,12 @@ void SandboxRuntime::pause()
     if (m_paused || m_stopped)
         return;
     m_paused = true;
-    for (qint64 pid : sandboxPids())
-        ::kill(pid_t(pid), SIGSTOP);
+    // Twice: a child forked between the first scan and its parent's stop is caught
+    // by the second.
+    for (int pass = 0; pass < 2; ++pass) {
+        for (qint64 pid : sandboxPids())
+            ::kill(pid_t(pid), SIGSTOP);
+    }
     // Unjailed processes started by us are in the marker set already; a jailed one's
     // nsenter stops itself when its child stops.
     qCInfo(lcLocal) << "sandbox" << sandboxId() << "paused";

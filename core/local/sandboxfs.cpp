@@ -41,12 +41,11 @@ bool SandboxFs::create(const QString &profileLines, QString *error)
     }
     QFile::setPermissions(m_root, QFileDevice::ReadOwner | QFileDevice::WriteOwner
                                       | QFileDevice::ExeOwner);
-    // /tmp is world-writable and sticky, as on any Linux.
+    // /tmp is world-writable, as on any Linux.
     QFile::setPermissions(tmp(), QFileDevice::Permissions(0x7777));
     QFile profile(home() + QStringLiteral("/.profile"));
     if (profile.open(QIODevice::WriteOnly | QIODevice::Truncate)) {
-        profile.write("# Written by sandbox-desk-local when the sandbox was created.\n"
-                      "if [ -f \"$HOME/.bashrc\" ]; then . \"$HOME/.bashrc\"; fi\n");
+        profile.write("# Written by sandbox-desk-local when the sandbox was created.\n");
         profile.write(profileLines.toUtf8());
     }
     return true;
