@@ -276,13 +276,18 @@ void CreationJob::onAllocated()
 void CreationJob::startGateway()
 {
     setState(CreationState::StartingGateway);
+    if (isCancelRequested()) { // cancelled from a stateChanged() slot
+        rollBack(Error::cancelled());
+        return;
+    }
     const QString command = mcpGatewayCommand(*m_request.mcp);
     ProcessConfig config = StartProcessJob::shellCommand(
         command, {{QStringLiteral("GATEWAY_ACCESS_TOKEN"), m_gatewayToken}});
     EnvdTarget target = envdTargetFor(m_context.connection, m_sandbox);
     target.user = QStringLiteral("root");
     auto *job = new StartProcessJob(m_context.network, target, config, this);
-    job->setConnectTimeoutMs(int(m_context.gatewayBudget.count()));
+    // The server's deadline comes after ours, so the budget is what the user reads.
+    job->setConnectTimeoutMs(int(m_context.gatewayBudget.count()) + 5000);
     m_step = job;
     connect(job, &ProcessStreamJob::stdoutReceived, this, [this](const QByteArray &chunk) {
         appendOutput(&m_stdout, &m_stdoutCapped, chunk, false);
@@ -347,6 +352,10 @@ void CreationJob::onGatewayFinished()
 void CreationJob::extend()
 {
     setState(CreationState::Extending);
+    if (isCancelRequested()) {
+        rollBack(Error::cancelled());
+        return;
+    }
     auto *job = new SetTimeoutJob(m_context.network, m_context.connection, m_sandbox.sandboxId,
                                   m_request.timeoutSeconds, this);
     job->setTimeout(m_context.requestTimeout);

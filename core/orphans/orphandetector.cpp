@@ -8,6 +8,7 @@
 
 #include <QCoreApplication>
 #include <QHostInfo>
+#include <QTimer>
 
 #include <cerrno>
 #include <csignal>
@@ -174,22 +175,53 @@ void OrphanDetector::pumpProbes()
                 probeDone(id, {false, false, 0, detail->error().message(), now()});
                 return;
             }
-            auto *list = new ListProcessesJob(m_network, envdTargetFor(m_settings, detail->sandbox()), this);
+            const EnvdTarget target = envdTargetFor(m_settings, detail->sandbox());
+            auto *list = new ListProcessesJob(m_network, target, this);
             list->setRequestTimeoutMs(int(m_probeTimeout.count()));
             m_running.insert(id, list);
-            connect(list, &Job::finished, this, [this, list, id] {
+            connect(list, &Job::finished, this, [this, list, id, target] {
                 if (list->hasError()) {
                     probeDone(id, {false, false, 0, list->error().message(), now()});
                     return;
                 }
                 const QList<ProcessInfo> processes = list->processes();
-                const bool running = std::any_of(processes.begin(), processes.end(), mentionsGateway);
-                probeDone(id, {true, running, int(processes.size()), {}, now()});
+                if (std::any_of(processes.begin(), processes.end(), mentionsGateway)) {
+                    probeDone(id, {true, true, int(processes.size()), {}, now()});
+                    return;
+                }
+                // envd lists only what it started; a gateway that daemonised (as
+                // `mcp-gateway --config` does) is only seen in the process table.
+                probeProcessTable(id, target, int(processes.size()));
             });
             list->start();
         });
         detail->start();
     }
+}
+
+void OrphanDetector::probeProcessTable(const QString &id, const EnvdTarget &target, int listed)
+{
+    // One line per process; counts those whose program (argv[0]) is mcp-gateway, so
+    // neither this probe nor a jail naming the binary in its arguments counts.
+    const ProcessConfig config = StartProcessJob::shellCommand(QStringLiteral(
+        "for f in /proc/[0-9]*/cmdline; do { tr '\\0' ' ' < \"$f\"; } 2>/dev/null; echo; done"
+        " | grep -c '^[^ ]*mcp-gateway\\( \\|$\\)'"));
+    auto *job = new StartProcessJob(m_network, target, config, this);
+    job->setConnectTimeoutMs(int(m_probeTimeout.count()));
+    m_running.insert(id, job);
+    QTimer::singleShot(m_probeTimeout, job, [job] { job->cancel(); });
+    connect(job, &Job::finished, this, [this, job, id, listed] {
+        bool isNumber = false;
+        const int count = QString::fromUtf8(job->stdoutData()).trimmed().toInt(&isNumber);
+        if (job->hasError() || !isNumber || (job->exitCode() != 0 && job->exitCode() != 1)) {
+            const QString error = job->hasError() ? job->error().message()
+                                                  : tr("the process table could not be read");
+            probeDone(id, {false, false, listed, error, now()});
+            return;
+        }
+        probeDone(id, {true, count > 0, listed, {}, now()});
+    });
+    job->start();
 }
 
 void OrphanDetector::probeDone(const QString &sandboxId, const ProbeResult &result)
@@ -209,8 +241,8 @@ Orphan OrphanDetector::gatewayDown(const Sandbox &sandbox, const ProbeResult &pr
     orphan.reason = OrphanReason::GatewayDown;
     orphan.creationId = sandbox.metadata.value(creationTag);
     const qint64 minutes = sandbox.startedAt.isValid() ? sandbox.startedAt.secsTo(now()) / 60 : -1;
-    orphan.evidence = tr("Template %1, up for %2 min, and envd lists no mcp-gateway process (%3 process(es) "
-                         "running): the MCP gateway failed to start and nobody removed the sandbox.")
+    orphan.evidence = tr("Template %1, up for %2 min, and no mcp-gateway process runs in it (envd lists %3 "
+                         "process(es)): the MCP gateway failed to start and nobody removed the sandbox.")
                           .arg(sandbox.templateId, minutes < 0 ? QStringLiteral("?") : QString::number(minutes))
                           .arg(probe.processCount);
     return orphan;

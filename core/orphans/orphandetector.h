@@ -5,6 +5,7 @@
 #include "common/job.h"
 #include "creation/creationstate.h"
 #include "creation/retryingkilljob.h"
+#include "envd/envdtarget.h"
 
 #include <QDateTime>
 #include <QHash>
@@ -94,6 +95,7 @@ private:
     std::optional<ProbeResult> cachedProbe(const QString &sandboxId) const;
     void requestProbe(const Sandbox &sandbox);
     void pumpProbes();
+    void probeProcessTable(const QString &sandboxId, const EnvdTarget &target, int listed);
     void probeDone(const QString &sandboxId, const ProbeResult &result);
     Orphan gatewayDown(const Sandbox &sandbox, const ProbeResult &probe) const;
 

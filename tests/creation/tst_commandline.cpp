@@ -1,0 +1,311 @@
+// The real sandbox-desk binary in command-line mode against the real
+// sandbox-desk-local: output shapes, exit codes, and SIGKILL at the worst moments
+// followed by --orphans and --kill-orphans.
+
+#include "creationtestutil.h"
+
+#include <QJsonArray>
+#include <QJsonObject>
+#include <QProcess>
+#include <QTemporaryDir>
+
+using namespace sd;
+using sd::test::rule;
+
+namespace {
+const QString optionSecret = QStringLiteral("opt-secret-5e2c9a71b3");
+const QString envSecret = QStringLiteral("env-secret-0a8f4d6c21");
+
+struct CliResult
+{
+    int exitCode = -1;
+    QByteArray out;
+    QByteArray err;
+    QJsonObject json() const { return QJsonDocument::fromJson(out).object(); }
+};
+} // namespace
+
+class TestCommandLine : public QObject
+{
+    Q_OBJECT
+
+private:
+    sd::test::FaultBackend m_backend;
+    std::unique_ptr<QTemporaryDir> m_home;
+    QString m_mcpFile;
+    QString m_mcpBadFile;
+
+    QProcessEnvironment environment(const QString &apiKey = {})
+    {
+        QProcessEnvironment env = QProcessEnvironment::systemEnvironment();
+        env.insert(QStringLiteral("XDG_DATA_HOME"), m_home->filePath(QStringLiteral("data")));
+        env.insert(QStringLiteral("XDG_CONFIG_HOME"), m_home->filePath(QStringLiteral("config")));
+        env.insert(QStringLiteral("E2B_API_KEY"), apiKey.isEmpty() ? m_backend.apiKey() : apiKey);
+        env.remove(QStringLiteral("E2B_API_URL"));
+        env.remove(QStringLiteral("E2B_SANDBOX_URL"));
+        env.insert(QStringLiteral("QT_LOGGING_RULES"), QStringLiteral("sd.*.debug=false"));
+        return env;
+    }
+
+    QStringList connection() const
+    {
+        return {QStringLiteral("--api-url"), m_backend.url(), QStringLiteral("--sandbox-url"), m_backend.url(),
+                QStringLiteral("--profile"), QStringLiteral("cli-test")};
+    }
+
+    QString journalPath() const
+    {
+        return m_home->filePath(QStringLiteral("data/sandbox-desk/sandbox-desk/journal/cli-test.jsonl"));
+    }
+
+    std::unique_ptr<QProcess> launch(const QStringList &args, const QString &apiKey = {})
+    {
+        auto process = std::make_unique<QProcess>();
+        process->setProgram(sd::test::LocalBackend::binary(QStringLiteral("sandbox-desk")));
+        process->setArguments(args);
+        process->setProcessEnvironment(environment(apiKey));
+        process->start();
+        return process;
+    }
+
+    CliResult cli(const QStringList &args, const QString &apiKey = {})
+    {
+        auto process = launch(args, apiKey);
+        CliResult result;
+        if (!process->waitForFinished(120000)) {
+            process->kill();
+            process->waitForFinished();
+            qWarning("sandbox-desk %s did not finish", qPrintable(args.join(QLatin1Char(' '))));
+            return result;
+        }
+        result.exitCode = process->exitStatus() == QProcess::NormalExit ? process->exitCode() : -1;
+        result.out = process->readAllStandardOutput();
+        result.err = process->readAllStandardError();
+        return result;
+    }
+
+    void killEverything()
+    {
+        for (const QString &id : m_backend.listIds()) {
+            KillSandboxJob kill(m_backend.network(), m_backend.settings(), id);
+            kill.setAutoDelete(false);
+            sd::test::runJob(&kill);
+        }
+    }
+
+    /// Runs --create, SIGKILLs it as soon as the journal holds `marker`, and checks
+    /// that --orphans flags what was left `interrupted` and --kill-orphans removes it.
+    void killDuringCreate(const QStringList &createArgs, const QByteArray &marker, bool expectSurvivor)
+    {
+        auto process = launch(QStringList{QStringLiteral("--create"), QStringLiteral("--json")} + createArgs
+                              + connection());
+        QVERIFY(process->waitForStarted());
+        QTRY_VERIFY_WITH_TIMEOUT(sd::test::readFile(journalPath()).contains(marker), 60000);
+        process->kill(); // SIGKILL: no rollback, no final record
+        QVERIFY(process->waitForFinished());
+        QCOMPARE(process->exitStatus(), QProcess::CrashExit);
+
+        const QByteArray journal = sd::test::readFile(journalPath());
+        QVERIFY(!journal.contains("\"type\":\"outcome\""));
+
+        if (!expectSurvivor) {
+            QVERIFY(m_backend.listIds().isEmpty());
+            QCOMPARE(cli(QStringList{QStringLiteral("--orphans"), QStringLiteral("--json")} + connection()).exitCode, 0);
+            return;
+        }
+        QTRY_COMPARE_WITH_TIMEOUT(m_backend.listIds().size(), 1, 30000);
+        const QString survivor = m_backend.listIds().constFirst();
+
+        const CliResult orphans = cli(QStringList{QStringLiteral("--orphans"), QStringLiteral("--json")} + connection());
+        QCOMPARE(orphans.exitCode, 3);
+        const QJsonArray list = orphans.json().value(QLatin1String("sandboxes")).toArray();
+        QCOMPARE(list.size(), 1);
+        const QJsonObject entry = list.at(0).toObject();
+        QCOMPARE(entry.value(QLatin1String("sandboxId")).toString(), survivor);
+        const QJsonObject orphan = entry.value(QLatin1String("orphan")).toObject();
+        QCOMPARE(orphan.value(QLatin1String("reason")).toString(), QStringLiteral("interrupted"));
+        QVERIFY(!orphan.value(QLatin1String("detail")).toString().isEmpty());
+
+        const CliResult history = cli(QStringList{QStringLiteral("--history"), QStringLiteral("--json")} + connection());
+        QCOMPARE(history.exitCode, 0);
+        QCOMPARE(history.json().value(QLatin1String("creations")).toArray().at(0).toObject()
+                     .value(QLatin1String("state")).toString(),
+                 QStringLiteral("unfinished"));
+
+        const CliResult killed = cli(QStringList{QStringLiteral("--kill-orphans"), QStringLiteral("--json")} + connection());
+        QCOMPARE(killed.exitCode, 0);
+        QCOMPARE(killed.json().value(QLatin1String("killed")).toArray(), QJsonArray{survivor});
+        QVERIFY(killed.json().value(QLatin1String("failed")).toArray().isEmpty());
+        QVERIFY(m_backend.listIds().isEmpty());
+        QCOMPARE(cli(QStringList{QStringLiteral("--orphans")} + connection()).exitCode, 0);
+    }
+
+private Q_SLOTS:
+    void initTestCase()
+    {
+        QVERIFY(m_backend.start());
+    }
+
+    void init()
+    {
+        QVERIFY(m_backend.clearFaults());
+        killEverything();
+        m_home = std::make_unique<QTemporaryDir>();
+        m_mcpFile = m_home->filePath(QStringLiteral("mcp.json"));
+        QFile good(m_mcpFile);
+        QVERIFY(good.open(QIODevice::WriteOnly));
+        good.write(QJsonDocument(QJsonObject{{QStringLiteral("browserbase"),
+                                              QJsonObject{{QStringLiteral("apiKey"), optionSecret},
+                                                          {QStringLiteral("projectId"), QStringLiteral("p")},
+                                                          {QStringLiteral("geminiApiKey"), optionSecret}}}})
+                       .toJson());
+        good.close();
+        m_mcpBadFile = m_home->filePath(QStringLiteral("bad.json"));
+        QFile bad(m_mcpBadFile);
+        QVERIFY(bad.open(QIODevice::WriteOnly));
+        bad.write("{\"browserbase\":{\"apiKey\":\"x1234\"}}");
+    }
+
+    void createListHistoryKill()
+    {
+        const CliResult created = cli(QStringList{QStringLiteral("--create"), QStringLiteral("--json"),
+                                                  QStringLiteral("--metadata"), QStringLiteral("owner=cli"),
+                                                  QStringLiteral("--timeout"), QStringLiteral("600")}
+                                      + connection());
+        QCOMPARE(created.exitCode, 0);
+        const QJsonObject doc = created.json();
+        QCOMPARE(doc.value(QLatin1String("state")).toString(), QStringLiteral("ready"));
+        QVERIFY(doc.value(QLatin1String("error")).isNull());
+        QVERIFY(doc.value(QLatin1String("rollback")).isNull());
+        const QString id = doc.value(QLatin1String("sandboxId")).toString();
+        QCOMPARE(m_backend.listIds(), QStringList{id});
+
+        const CliResult listed = cli(QStringList{QStringLiteral("--list"), QStringLiteral("--json")} + connection());
+        QCOMPARE(listed.exitCode, 0);
+        const QJsonArray sandboxes = listed.json().value(QLatin1String("sandboxes")).toArray();
+        QCOMPARE(sandboxes.size(), 1);
+        const QJsonObject s = sandboxes.at(0).toObject();
+        QCOMPARE(s.value(QLatin1String("sandboxId")).toString(), id);
+        QCOMPARE(s.value(QLatin1String("templateId")).toString(), QStringLiteral("base"));
+        QCOMPARE(s.value(QLatin1String("state")).toString(), QStringLiteral("running"));
+        QVERIFY(s.value(QLatin1String("orphan")).isNull());
+        QVERIFY(QDateTime::fromString(s.value(QLatin1String("startedAt")).toString(), Qt::ISODate).isValid());
+        QVERIFY(QDateTime::fromString(s.value(QLatin1String("endAt")).toString(), Qt::ISODate).isValid());
+        QCOMPARE(s.value(QLatin1String("metadata")).toObject().value(QLatin1String("owner")).toString(), QStringLiteral("cli"));
+        QCOMPARE(cli(QStringList{QStringLiteral("--orphans")} + connection()).exitCode, 0);
+
+        const CliResult history = cli(QStringList{QStringLiteral("--history"), QStringLiteral("--json")} + connection());
+        const QJsonObject last = history.json().value(QLatin1String("creations")).toArray().at(0).toObject();
+        QCOMPARE(last.value(QLatin1String("creationId")), doc.value(QLatin1String("creationId")));
+        QCOMPARE(last.value(QLatin1String("state")).toString(), QStringLiteral("ready"));
+
+        const CliResult killed = cli(QStringList{QStringLiteral("--kill"), id, QStringLiteral("--json")} + connection());
+        QCOMPARE(killed.exitCode, 0);
+        QCOMPARE(killed.json().value(QLatin1String("killed")).toArray(), QJsonArray{id});
+        QVERIFY(m_backend.listIds().isEmpty());
+    }
+
+    void gatewayFailureIsRolledBackExit1()
+    {
+        const CliResult r = cli(QStringList{QStringLiteral("--create"), QStringLiteral("--json"),
+                                            QStringLiteral("--template"), QStringLiteral("base"),
+                                            QStringLiteral("--mcp"), m_mcpFile,
+                                            QStringLiteral("--env"), QStringLiteral("TOKEN=") + envSecret}
+                                + connection());
+        QCOMPARE(r.exitCode, 1);
+        const QJsonObject doc = r.json();
+        QCOMPARE(doc.value(QLatin1String("state")).toString(), QStringLiteral("rolled_back"));
+        QVERIFY(doc.value(QLatin1String("error")).toString().startsWith(QLatin1String("Failed to start MCP gateway: ")));
+        QVERIFY(doc.value(QLatin1String("gatewayStderr")).toString().contains(QLatin1String("not found")));
+        const QJsonObject rollback = doc.value(QLatin1String("rollback")).toObject();
+        QCOMPARE(rollback.value(QLatin1String("outcome")).toString(), QStringLiteral("killed"));
+        QCOMPARE(rollback.value(QLatin1String("attempts")).toInt(), 1);
+        QVERIFY(m_backend.listIds().isEmpty());
+        // No secret in the output or the journal.
+        for (const QByteArray &text : {r.out, r.err, sd::test::readFile(journalPath())}) {
+            QVERIFY(!text.contains(optionSecret.toUtf8()));
+            QVERIFY(!text.contains(envSecret.toUtf8()));
+            QVERIFY(!text.contains(m_backend.apiKey().toUtf8()));
+        }
+    }
+
+    void badInputExits2()
+    {
+        QCOMPARE(cli(QStringList{QStringLiteral("--list"), QStringLiteral("--create")} + connection()).exitCode, 2);
+        QCOMPARE(cli(QStringList{QStringLiteral("--create"), QStringLiteral("--metadata"), QStringLiteral("novalue")}
+                     + connection()).exitCode, 2);
+        const CliResult reserved = cli(QStringList{QStringLiteral("--create"), QStringLiteral("--json"),
+                                                   QStringLiteral("--metadata"), QStringLiteral("sandbox-desk.x=1")}
+                                       + connection());
+        QCOMPARE(reserved.exitCode, 2);
+        QCOMPARE(reserved.json().value(QLatin1String("state")).toString(), QStringLiteral("rejected"));
+        const CliResult missing = cli(QStringList{QStringLiteral("--create"), QStringLiteral("--json"),
+                                                  QStringLiteral("--mcp"), m_mcpBadFile} + connection());
+        QCOMPARE(missing.exitCode, 2);
+        QVERIFY(missing.json().value(QLatin1String("error")).toString().contains(QLatin1String("projectId")));
+        QVERIFY(m_backend.listIds().isEmpty());
+    }
+
+    void unreachableOrRefusedExits4()
+    {
+        QCOMPARE(cli({QStringLiteral("--list"), QStringLiteral("--api-url"), QStringLiteral("http://127.0.0.1:1")}).exitCode, 4);
+        QCOMPARE(cli(QStringList{QStringLiteral("--orphans")} + connection(), QStringLiteral("e2b_wrong")).exitCode, 4);
+        QCOMPARE(cli(QStringList{QStringLiteral("--create")} + connection(), QStringLiteral("e2b_wrong")).exitCode, 4);
+        QVERIFY(m_backend.listIds().isEmpty());
+    }
+
+    void sigkillAfterIntentWithoutSurvivor()
+    {
+        // The POST hangs; killing the client leaves the server nothing to finish.
+        QVERIFY(m_backend.setFaults({rule(QStringLiteral("POST"), QStringLiteral("/v2/sandboxes"),
+                                          QStringLiteral("delay"), 1, 0, 3000)}));
+        killDuringCreate({}, "\"type\":\"intent\"", false);
+    }
+
+    void sigkillAfterIntentSurvivorFoundByTag()
+    {
+        // The server allocates but the answer is lost; the client dies while searching.
+        QVERIFY(m_backend.setFaults({rule(QStringLiteral("POST"), QStringLiteral("/v2/sandboxes"),
+                                          QStringLiteral("drop-after")),
+                                     rule(QStringLiteral("GET"), QStringLiteral("/v2/sandboxes*"),
+                                          QStringLiteral("delay"), 1, 0, 10000)}));
+        killDuringCreate({}, "\"state\":\"rolling_back\"", true);
+    }
+
+    void sigkillAfterAllocation()
+    {
+        QVERIFY(m_backend.setFaults({rule(QStringLiteral("POST"), QStringLiteral("/sandboxes/*/timeout"),
+                                          QStringLiteral("delay"), 1, 0, 10000)}));
+        killDuringCreate({}, "\"type\":\"sandbox\"", true);
+    }
+
+    void sigkillDuringGatewayStart()
+    {
+        // Should the gateway be quicker than the kill, the slow timeout call keeps
+        // the creation unfinished all the same.
+        QVERIFY(m_backend.setFaults({rule(QStringLiteral("POST"), QStringLiteral("/sandboxes/*/timeout"),
+                                          QStringLiteral("delay"), 1, 0, 10000)}));
+        killDuringCreate({QStringLiteral("--mcp"), m_mcpFile}, "\"state\":\"starting_gateway\"", true);
+    }
+
+    void sdkLeftoverFlaggedGatewayDown()
+    {
+        const Sandbox leftover = m_backend.createRaw(QStringLiteral("mcp-gateway"));
+        m_backend.createRaw(QStringLiteral("base"));
+        // The sandbox must be up longer than the grace: one second, then grace 0.
+        QTest::qWait(1500);
+        const CliResult r = cli(QStringList{QStringLiteral("--orphans"), QStringLiteral("--json"),
+                                            QStringLiteral("--gateway-grace"), QStringLiteral("0")} + connection());
+        QCOMPARE(r.exitCode, 3);
+        const QJsonArray list = r.json().value(QLatin1String("sandboxes")).toArray();
+        QCOMPARE(list.size(), 1);
+        QCOMPARE(list.at(0).toObject().value(QLatin1String("sandboxId")).toString(), leftover.sandboxId);
+        QCOMPARE(list.at(0).toObject().value(QLatin1String("orphan")).toObject().value(QLatin1String("reason")).toString(),
+                 QStringLiteral("gateway-down"));
+        // With the default grace a young sandbox is left alone.
+        QCOMPARE(cli(QStringList{QStringLiteral("--orphans")} + connection()).exitCode, 0);
+    }
+};
+
+QTEST_GUILESS_MAIN(TestCommandLine)
+#include "tst_commandline.moc"

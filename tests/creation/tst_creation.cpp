@@ -1,0 +1,514 @@
+// The creation job against the real sandbox-desk-local, one fault at a time. Each
+// test asserts the final state, the error the user reads, the journal's records and
+// what still runs on the backend afterwards.
+
+#include "creation/creationjob.h"
+#include "creationtestutil.h"
+#include "journal/creationjournal.h"
+#include "teststrings.h"
+#include "orphans/orphandetector.h"
+
+#include <QTemporaryDir>
+
+using namespace sd;
+using namespace std::chrono_literals;
+using sd::test::rule;
+
+namespace {
+const QString browserbaseKey = QStringLiteral("bb-secret-4f1e9c2a77");
+const QString geminiKey = QStringLiteral("gm-secret-8d3b6a0e55");
+const QString envSecret = QStringLiteral("env-secret-91c7d2b4e0");
+
+QJsonObject goodMcp()
+{
+    return QJsonObject{{QStringLiteral("browserbase"),
+                        QJsonObject{{QStringLiteral("apiKey"), browserbaseKey},
+                                    {QStringLiteral("projectId"), QStringLiteral("proj-1")},
+                                    {QStringLiteral("geminiApiKey"), geminiKey}}}};
+}
+
+QJsonObject mcpMissingOption()
+{
+    return QJsonObject{{QStringLiteral("browserbase"),
+                        QJsonObject{{QStringLiteral("apiKey"), browserbaseKey},
+                                    {QStringLiteral("projectId"), QStringLiteral("proj-1")}}}};
+}
+} // namespace
+
+class TestCreation : public QObject
+{
+    Q_OBJECT
+
+private:
+    sd::test::FaultBackend m_backend;
+    std::unique_ptr<QTemporaryDir> m_dir;
+    std::unique_ptr<CreationJournal> m_journal;
+
+    CreationContext context()
+    {
+        CreationContext c;
+        c.network = m_backend.network();
+        c.connection = m_backend.settings();
+        c.journal = m_journal.get();
+        c.installId = QStringLiteral("11111111-2222-3333-4444-555555555555");
+        c.gatewayBudget = 60s;
+        c.rollback.backoff = {50ms, 100ms, 200ms};
+        return c;
+    }
+
+    struct Run
+    {
+        std::unique_ptr<CreationJob> job;
+        QList<CreationState> states;
+    };
+
+    std::unique_ptr<CreationJob> make(CreationRequest request, CreationContext c = {})
+    {
+        if (!c.network)
+            c = context();
+        auto job = std::make_unique<CreationJob>(c, std::move(request));
+        job->setAutoDelete(false);
+        return job;
+    }
+
+    QList<CreationState> run(CreationJob *job)
+    {
+        QList<CreationState> states;
+        connect(job, &CreationJob::stateChanged, this, [&states](CreationState s) { states << s; });
+        [&] { QVERIFY(sd::test::runJob(job, 120000)); }();
+        job->disconnect(this);
+        return states;
+    }
+
+    QByteArray journalText() { return sd::test::readFile(m_journal->filePath()); }
+
+    void killEverything()
+    {
+        for (const QString &id : m_backend.listIds()) {
+            KillSandboxJob kill(m_backend.network(), m_backend.settings(), id);
+            kill.setAutoDelete(false);
+            sd::test::runJob(&kill);
+        }
+    }
+
+private Q_SLOTS:
+    void initTestCase()
+    {
+        QVERIFY(m_backend.start());
+    }
+
+    void init()
+    {
+        QVERIFY(m_backend.clearFaults());
+        killEverything();
+        QVERIFY(m_backend.listIds().isEmpty());
+        m_dir = std::make_unique<QTemporaryDir>();
+        m_journal = std::make_unique<CreationJournal>(m_dir->filePath(QStringLiteral("test.jsonl")));
+        QVERIFY(m_journal->open());
+    }
+
+    void readyWithoutMcp()
+    {
+        CreationRequest request;
+        request.timeoutSeconds = 900;
+        request.metadata.insert(QStringLiteral("owner"), QStringLiteral("tests"));
+        auto job = make(request);
+        const auto states = run(job.get());
+        QCOMPARE(str(job->state()), str(CreationState::Ready));
+        QVERIFY(!job->hasError());
+        QCOMPARE(job->errorMessage(), QString());
+        QCOMPARE(str(states), str((QList<CreationState>{CreationState::Validating, CreationState::Allocating,
+                                               CreationState::Extending, CreationState::Ready})));
+        QCOMPARE(job->templateId(), QStringLiteral("base"));
+
+        const QList<Sandbox> sandboxes = m_backend.list();
+        QCOMPARE(sandboxes.size(), 1);
+        const Sandbox &s = sandboxes.constFirst();
+        QCOMPARE(s.sandboxId, job->sandboxId());
+        QCOMPARE(s.templateId, QStringLiteral("base"));
+        QCOMPARE(s.metadata.value(QStringLiteral("owner")), QStringLiteral("tests"));
+        QCOMPARE(s.metadata.value(QStringLiteral("sandbox-desk.creation")), job->creationId());
+        QCOMPARE(s.metadata.value(QStringLiteral("sandbox-desk.install")), context().installId);
+        // Extended to what the user asked, not the short allocation timeout.
+        QVERIFY2(s.startedAt.secsTo(s.endAt) > 800, qPrintable(s.endAt.toString(Qt::ISODate)));
+
+        const auto r = m_journal->creation(job->creationId());
+        QVERIFY(r);
+        QCOMPARE(str(r->state), str(CreationState::Ready));
+        QVERIFY(r->isFinished());
+        QCOMPARE(r->sandboxId, job->sandboxId());
+        QCOMPARE(r->templateId, QStringLiteral("base"));
+        QVERIFY(!r->rollback);
+    }
+
+    void readyWithMcpAndNoSecretInTheJournal()
+    {
+        CreationRequest request;
+        request.mcp = goodMcp();
+        request.envVars.insert(QStringLiteral("MY_TOKEN"), envSecret);
+        auto job = make(request);
+        QByteArray liveStdout;
+        connect(job.get(), &CreationJob::gatewayStdoutReceived, this,
+                [&liveStdout](const QByteArray &d) { liveStdout += d; });
+        const auto states = run(job.get());
+        QCOMPARE(str(job->state()), str(CreationState::Ready));
+        QVERIFY(states.contains(CreationState::StartingGateway));
+        QCOMPARE(job->templateId(), QStringLiteral("mcp-gateway"));
+        QVERIFY2(liveStdout.contains("MCP gateway started"), liveStdout.constData());
+        QCOMPARE(job->gatewayStdout(), liveStdout);
+        QCOMPARE(m_backend.listIds(), QStringList{job->sandboxId()});
+        const auto r = m_journal->creation(job->creationId());
+        QCOMPARE(r->mcpServers, QStringList{QStringLiteral("browserbase")});
+        QCOMPARE(str(r->state), str(CreationState::Ready));
+
+        const QByteArray text = journalText();
+        QVERIFY(text.contains(job->creationId().toUtf8()));
+        for (const QString &secret : {browserbaseKey, geminiKey, envSecret, m_backend.apiKey(),
+                                      job->gatewayAccessToken(), job->sandbox().envdAccessToken}) {
+            QVERIFY(!secret.isEmpty());
+            QVERIFY2(!text.contains(secret.toUtf8()), "a secret reached the journal");
+        }
+        QVERIFY(!text.contains("proj-1")); // no option value at all, secret or not
+    }
+
+    void gatewayExit127OnBase()
+    {
+        CreationRequest request;
+        request.templateId = QStringLiteral("base"); // no mcp-gateway on its PATH
+        request.mcp = goodMcp();
+        auto job = make(request);
+        QByteArray liveStderr;
+        connect(job.get(), &CreationJob::gatewayStderrReceived, this,
+                [&liveStderr](const QByteArray &d) { liveStderr += d; });
+        const auto states = run(job.get());
+        QCOMPARE(str(job->state()), str(CreationState::RolledBack));
+        QCOMPARE(job->gatewayExitCode(), 127);
+        QVERIFY(liveStderr.contains("mcp-gateway"));
+        QVERIFY2(job->errorMessage().startsWith(QLatin1String("Failed to start MCP gateway: ")),
+                 qPrintable(job->errorMessage()));
+        QVERIFY(job->errorMessage().contains(QLatin1String("not found")));
+        QCOMPARE(str(states.mid(states.size() - 2)), str((QList<CreationState>{CreationState::RollingBack, CreationState::RolledBack})));
+        QVERIFY(job->rollback());
+        QCOMPARE(str(job->rollback()->outcome), str(RollbackOutcome::Killed));
+        QCOMPARE(job->rollback()->attempts, 1);
+        QVERIFY(m_backend.listIds().isEmpty());
+
+        const auto r = m_journal->creation(job->creationId());
+        QCOMPARE(str(r->state), str(CreationState::RolledBack));
+        QCOMPARE(r->sandboxId, job->sandboxId());
+        QVERIFY(r->gatewayStderr.contains(QLatin1String("not found")));
+        QCOMPARE(r->error, job->errorMessage());
+        QCOMPARE(str(r->rollback->outcome), str(RollbackOutcome::Killed));
+    }
+
+    void missingRequiredOptionIsRejected()
+    {
+        CreationRequest request;
+        request.mcp = mcpMissingOption();
+        auto job = make(request);
+        run(job.get());
+        QCOMPARE(str(job->state()), str(CreationState::Rejected));
+        QCOMPARE(job->error().kind(), Error::Kind::Rejected);
+        QVERIFY2(job->errorMessage().contains(QLatin1String("browserbase"))
+                     && job->errorMessage().contains(QLatin1String("geminiApiKey")),
+                 qPrintable(job->errorMessage()));
+        QVERIFY(job->sandboxId().isEmpty());
+        QVERIFY(m_backend.listIds().isEmpty());
+        QVERIFY(m_journal->creations().isEmpty()); // nothing was announced: nothing was sent
+    }
+
+    void forcedBadConfigFailsInTheGateway()
+    {
+        CreationRequest request;
+        request.mcp = mcpMissingOption();
+        request.force = true;
+        auto job = make(request);
+        run(job.get());
+        QCOMPARE(str(job->state()), str(CreationState::RolledBack));
+        QVERIFY(job->errorMessage().startsWith(QLatin1String("Failed to start MCP gateway: ")));
+        QVERIFY(!job->mcpFindings().isEmpty()); // the forced errors are kept for the user
+        QVERIFY(m_backend.listIds().isEmpty());
+        const QByteArray text = journalText();
+        QVERIFY(!text.contains(browserbaseKey.toUtf8()));
+    }
+
+    void gatewayOutputThenCutStream()
+    {
+        QJsonObject cut = rule(QStringLiteral("POST"), QStringLiteral("*/process.Process/Start"),
+                               QStringLiteral("cut-after-output"));
+        cut.insert(QStringLiteral("chunks"), 1);
+        QVERIFY(m_backend.setFaults({cut}));
+        CreationRequest request;
+        request.mcp = goodMcp();
+        auto job = make(request);
+        QByteArray live;
+        connect(job.get(), &CreationJob::gatewayStdoutReceived, this, [&live](const QByteArray &d) { live += d; });
+        connect(job.get(), &CreationJob::gatewayStderrReceived, this, [&live](const QByteArray &d) { live += d; });
+        run(job.get());
+        QCOMPARE(str(job->state()), str(CreationState::RolledBack));
+        QVERIFY(!live.isEmpty()); // the output before the cut reached the signals
+        QVERIFY2(job->errorMessage().startsWith(QLatin1String("Failed to start MCP gateway: ")),
+                 qPrintable(job->errorMessage()));
+        QVERIFY(job->error().kind() != Error::Kind::Rejected); // a stream failure, not an exit code
+        QCOMPARE(str(job->rollback()->outcome), str(RollbackOutcome::Killed));
+        QVERIFY(m_backend.listIds().isEmpty());
+        QCOMPARE(str(m_journal->creation(job->creationId())->state), str(CreationState::RolledBack));
+    }
+
+    void gatewayBudgetExceeded()
+    {
+        CreationContext c = context();
+        c.gatewayBudget = 1ms; // the local gateway needs far more than that to start
+        CreationRequest request;
+        request.mcp = goodMcp();
+        auto job = make(request, c);
+        run(job.get());
+        QCOMPARE(str(job->state()), str(CreationState::RolledBack));
+        QCOMPARE(job->error().kind(), Error::Kind::Timeout);
+        QVERIFY2(job->errorMessage().contains(QLatin1String("did not start within")), qPrintable(job->errorMessage()));
+        QVERIFY(m_backend.listIds().isEmpty());
+        QCOMPARE(str(m_journal->creation(job->creationId())->state), str(CreationState::RolledBack));
+    }
+
+    void killFailsTwiceThenSucceeds()
+    {
+        QVERIFY(m_backend.setFaults({rule(QStringLiteral("POST"), QStringLiteral("/sandboxes/*/timeout"),
+                                          QStringLiteral("status"), 1, 500),
+                                     rule(QStringLiteral("DELETE"), QStringLiteral("/sandboxes/*"),
+                                          QStringLiteral("status"), 2, 502)}));
+        auto job = make({});
+        run(job.get());
+        QCOMPARE(str(job->state()), str(CreationState::RolledBack));
+        // The first error, not the rollback's.
+        QVERIFY2(job->errorMessage().startsWith(QLatin1String("Could not set the sandbox timeout")),
+                 qPrintable(job->errorMessage()));
+        QVERIFY(job->errorMessage().contains(QLatin1String("500")));
+        QCOMPARE(job->rollback()->attempts, 3);
+        QCOMPARE(str(job->rollback()->outcome), str(RollbackOutcome::Killed));
+        QVERIFY(m_backend.listIds().isEmpty());
+        const auto r = m_journal->creation(job->creationId());
+        QCOMPARE(r->rollback->attempts, 3);
+        QCOMPARE(str(r->state), str(CreationState::RolledBack));
+    }
+
+    void killFailsAlways()
+    {
+        QVERIFY(m_backend.setFaults({rule(QStringLiteral("POST"), QStringLiteral("/sandboxes/*/timeout"),
+                                          QStringLiteral("status"), 1, 500),
+                                     rule(QStringLiteral("DELETE"), QStringLiteral("/sandboxes/*"),
+                                          QStringLiteral("status"), 100, 500)}));
+        auto job = make({});
+        run(job.get());
+        QCOMPARE(str(job->state()), str(CreationState::RollbackFailed));
+        QVERIFY(job->errorMessage().startsWith(QLatin1String("Could not set the sandbox timeout")));
+        QCOMPARE(job->rollback()->attempts, 3);
+        QCOMPARE(str(job->rollback()->outcome), str(RollbackOutcome::Failed));
+        QVERIFY(job->rollback()->error.contains(QLatin1String("500")));
+        QCOMPARE(str(job->orphanReason()), str(OrphanReason::RollbackFailed));
+        // It is still there, and the detector says so.
+        QCOMPARE(m_backend.listIds(), QStringList{job->sandboxId()});
+        const auto r = m_journal->creation(job->creationId());
+        QCOMPARE(str(r->state), str(CreationState::RollbackFailed));
+        QCOMPARE(str(r->orphanReason), str(OrphanReason::RollbackFailed));
+
+        QVERIFY(m_backend.clearFaults());
+        OrphanDetector detector(m_backend.network(), m_backend.settings(), m_journal.get());
+        std::unique_ptr<OrphanScanJob> scan(detector.scan(m_backend.list()));
+        scan->setAutoDelete(false);
+        QVERIFY(sd::test::runJob(scan.get()));
+        QCOMPARE(scan->orphans().size(), 1);
+        QCOMPARE(str(scan->orphans().constFirst().reason), str(OrphanReason::RollbackFailed));
+        QCOMPARE(scan->orphans().constFirst().creationId, job->creationId());
+
+        KillOrphansJob kill(m_backend.network(), m_backend.settings(), m_journal.get(), scan->orphans());
+        kill.setAutoDelete(false);
+        QVERIFY(sd::test::runJob(&kill));
+        QCOMPARE(kill.killed(), QStringList{job->sandboxId()});
+        QVERIFY(m_backend.listIds().isEmpty());
+        QCOMPARE(m_journal->creation(job->creationId())->orphansKilled, QStringList{job->sandboxId()});
+    }
+
+    void ambiguousAllocation_data()
+    {
+        QTest::addColumn<QJsonObject>("fault");
+        QTest::addColumn<QString>("errorPart");
+        QTest::newRow("503 after allocating")
+            << rule(QStringLiteral("POST"), QStringLiteral("/v2/sandboxes"), QStringLiteral("status-after"), 1, 503)
+            << QStringLiteral("503");
+        QTest::newRow("response dropped")
+            << rule(QStringLiteral("POST"), QStringLiteral("/v2/sandboxes"), QStringLiteral("drop-after"))
+            << QStringLiteral("Could not reach the server");
+        QTest::newRow("201 without body")
+            << rule(QStringLiteral("POST"), QStringLiteral("/v2/sandboxes"), QStringLiteral("empty-after"))
+            << QStringLiteral("could not be read");
+        QTest::newRow("201 with garbage")
+            << rule(QStringLiteral("POST"), QStringLiteral("/v2/sandboxes"), QStringLiteral("garbage-after"))
+            << QStringLiteral("could not be read");
+    }
+
+    void ambiguousAllocation()
+    {
+        QFETCH(QJsonObject, fault);
+        QFETCH(QString, errorPart);
+        // Somebody else's sandbox must survive our search-and-kill.
+        const Sandbox bystander = m_backend.createRaw(QStringLiteral("base"));
+        QVERIFY(!bystander.sandboxId.isEmpty());
+        QVERIFY(m_backend.setFaults({fault}));
+        auto job = make({});
+        run(job.get());
+        QCOMPARE(str(job->state()), str(CreationState::RolledBack));
+        QVERIFY2(job->errorMessage().startsWith(QLatin1String("Could not create the sandbox")),
+                 qPrintable(job->errorMessage()));
+        QVERIFY2(job->errorMessage().contains(errorPart), qPrintable(job->errorMessage()));
+        QVERIFY(job->rollback());
+        QCOMPARE(job->rollback()->found, 1);
+        QCOMPARE(str(job->rollback()->outcome), str(RollbackOutcome::Killed));
+        QCOMPARE(job->rollback()->summary, QStringLiteral("The server may have created a sandbox: found and removed 1"));
+        QCOMPARE(m_backend.listIds(), QStringList{bystander.sandboxId});
+        const auto r = m_journal->creation(job->creationId());
+        QCOMPARE(r->foundSandboxIds.size(), 1);
+        QVERIFY(r->sandboxId.isEmpty());
+        QCOMPARE(str(r->state), str(CreationState::RolledBack));
+    }
+
+    void ambiguousAllocationWhoseSearchFails()
+    {
+        QVERIFY(m_backend.setFaults({rule(QStringLiteral("POST"), QStringLiteral("/v2/sandboxes"),
+                                          QStringLiteral("status-after"), 1, 504),
+                                     rule(QStringLiteral("GET"), QStringLiteral("/v2/sandboxes*"),
+                                          QStringLiteral("status"), 3, 500)}));
+        auto job = make({});
+        run(job.get());
+        QCOMPARE(str(job->state()), str(CreationState::RollbackFailed));
+        QVERIFY(job->errorMessage().contains(QLatin1String("504")));
+        QCOMPARE(str(job->orphanReason()), str(OrphanReason::LostResponse));
+        QCOMPARE(str(job->rollback()->outcome), str(RollbackOutcome::Failed));
+        QCOMPARE(job->rollback()->attempts, 3);
+        // The sandbox the server made is still there; the next refresh finds it.
+        const QList<Sandbox> left = m_backend.list();
+        QCOMPARE(left.size(), 1);
+        OrphanDetector detector(m_backend.network(), m_backend.settings(), m_journal.get());
+        std::unique_ptr<OrphanScanJob> scan(detector.scan(left));
+        scan->setAutoDelete(false);
+        QVERIFY(sd::test::runJob(scan.get()));
+        QCOMPARE(scan->orphans().size(), 1);
+        QCOMPARE(str(scan->orphans().constFirst().reason), str(OrphanReason::LostResponse));
+        QCOMPARE(str(m_journal->creation(job->creationId())->orphanReason), str(OrphanReason::LostResponse));
+    }
+
+    void clearRefusalIsRejected()
+    {
+        QVERIFY(m_backend.setFaults({rule(QStringLiteral("POST"), QStringLiteral("/v2/sandboxes"),
+                                          QStringLiteral("status"), 1, 400)}));
+        auto job = make({});
+        run(job.get());
+        QCOMPARE(str(job->state()), str(CreationState::Rejected));
+        QVERIFY(job->errorMessage().contains(QLatin1String("400")));
+        QVERIFY(!job->rollback());
+        QVERIFY(m_backend.listIds().isEmpty());
+        QCOMPARE(str(m_journal->creation(job->creationId())->state), str(CreationState::Rejected));
+    }
+
+    void cancelInEachState_data()
+    {
+        QTest::addColumn<int>("cancelIn");
+        QTest::addColumn<bool>("withMcp");
+        QTest::addColumn<int>("finalState");
+        QTest::newRow("validating") << int(CreationState::Validating) << false << int(CreationState::Cancelled);
+        QTest::newRow("allocating") << int(CreationState::Allocating) << false << int(CreationState::RolledBack);
+        QTest::newRow("starting gateway") << int(CreationState::StartingGateway) << true << int(CreationState::RolledBack);
+        QTest::newRow("extending") << int(CreationState::Extending) << false << int(CreationState::RolledBack);
+    }
+
+    void cancelInEachState()
+    {
+        QFETCH(int, cancelIn);
+        QFETCH(bool, withMcp);
+        QFETCH(int, finalState);
+        // Slow answers keep each state open long enough to cancel in it.
+        QVERIFY(m_backend.setFaults({rule(QStringLiteral("POST"), QStringLiteral("/v2/sandboxes"),
+                                          QStringLiteral("delay"), 1, 0, 1500),
+                                     rule(QStringLiteral("POST"), QStringLiteral("/sandboxes/*/timeout"),
+                                          QStringLiteral("delay"), 1, 0, 1500)}));
+        CreationRequest request;
+        if (withMcp)
+            request.mcp = goodMcp();
+        auto job = make(request);
+        const auto target = CreationState(cancelIn);
+        CreationJob *raw = job.get();
+        connect(raw, &CreationJob::stateChanged, this, [raw, target](CreationState s) {
+            if (s == target)
+                QTimer::singleShot(0, raw, [raw] { raw->cancel(); });
+        });
+        if (target == CreationState::Validating) {
+            raw->start();
+            raw->cancel();
+        }
+        run(raw);
+        QCOMPARE(int(raw->state()), finalState);
+        QCOMPARE(raw->error().kind(), Error::Kind::Cancelled);
+        QCOMPARE(raw->errorMessage(), QStringLiteral("Cancelled"));
+        if (target != CreationState::Validating) {
+            QVERIFY(!raw->sandboxId().isEmpty()); // the 201 after the cancel was read ...
+            QCOMPARE(str(raw->rollback()->outcome), str(RollbackOutcome::Killed)); // ... and killed
+            QCOMPARE(str(m_journal->creation(raw->creationId())->state), str(CreationState::RolledBack));
+        } else {
+            QVERIFY(m_journal->creations().isEmpty());
+        }
+        QVERIFY(m_backend.listIds().isEmpty());
+    }
+
+    void cancelDuringRollbackIsIgnored()
+    {
+        QVERIFY(m_backend.setFaults({rule(QStringLiteral("POST"), QStringLiteral("/sandboxes/*/timeout"),
+                                          QStringLiteral("status"), 1, 500),
+                                     rule(QStringLiteral("DELETE"), QStringLiteral("/sandboxes/*"),
+                                          QStringLiteral("delay"), 1, 0, 1000)}));
+        auto job = make({});
+        CreationJob *raw = job.get();
+        connect(raw, &CreationJob::stateChanged, this, [raw](CreationState s) {
+            if (s == CreationState::RollingBack)
+                QTimer::singleShot(0, raw, [raw] { raw->cancel(); });
+        });
+        run(raw);
+        QCOMPARE(str(raw->state()), str(CreationState::RolledBack));
+        QVERIFY(raw->errorMessage().startsWith(QLatin1String("Could not set the sandbox timeout")));
+        QCOMPARE(str(raw->rollback()->outcome), str(RollbackOutcome::Killed));
+        QVERIFY(m_backend.listIds().isEmpty());
+    }
+
+    void twentyConcurrentHalfFailing()
+    {
+        // The first ten timeout calls fail: those creations roll back, the others are Ready.
+        QVERIFY(m_backend.setFaults({rule(QStringLiteral("POST"), QStringLiteral("/sandboxes/*/timeout"),
+                                          QStringLiteral("status"), 10, 500)}));
+        std::vector<std::unique_ptr<CreationJob>> jobs;
+        int finished = 0;
+        for (int i = 0; i < 20; ++i) {
+            auto job = make({});
+            connect(job.get(), &Job::finished, this, [&finished] { ++finished; });
+            job->start();
+            jobs.push_back(std::move(job));
+        }
+        QTRY_COMPARE_WITH_TIMEOUT(finished, 20, 180000);
+        QStringList ready, rolledBack;
+        for (const auto &job : jobs) {
+            if (job->state() == CreationState::Ready)
+                ready << job->sandboxId();
+            else if (job->state() == CreationState::RolledBack)
+                rolledBack << job->sandboxId();
+            else
+                QFAIL(qPrintable(QStringLiteral("unexpected final state %1").arg(toString(job->state()))));
+        }
+        QCOMPARE(ready.size(), 10);
+        QCOMPARE(rolledBack.size(), 10);
+        ready.sort();
+        // Each rolled back its own; none of the healthy ones was touched.
+        QCOMPARE(m_backend.listIds(), ready);
+        for (const auto &job : jobs)
+            QCOMPARE(str(m_journal->creation(job->creationId())->state), str(job->state()));
+    }
+};
+
+QTEST_GUILESS_MAIN(TestCreation)
+#include "tst_creation.moc"

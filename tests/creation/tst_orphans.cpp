@@ -1,0 +1,230 @@
+// The orphan detector against the real sandbox-desk-local: what it flags, what it
+// never flags, and how it probes.
+
+#include "creation/creationjob.h"
+#include "creationtestutil.h"
+#include "journal/creationjournal.h"
+#include "teststrings.h"
+#include "orphans/orphandetector.h"
+
+#include <QTemporaryDir>
+
+using namespace sd;
+using namespace std::chrono_literals;
+
+class TestOrphans : public QObject
+{
+    Q_OBJECT
+
+private:
+    sd::test::FaultBackend m_backend;
+    std::unique_ptr<QTemporaryDir> m_dir;
+    std::unique_ptr<CreationJournal> m_journal;
+
+    std::unique_ptr<OrphanDetector> detector()
+    {
+        auto d = std::make_unique<OrphanDetector>(m_backend.network(), m_backend.settings(), m_journal.get());
+        d->setGatewayGrace(120s);
+        // Ten minutes from now: every sandbox has been up longer than the grace.
+        d->setClock([] { return QDateTime::currentDateTimeUtc().addSecs(600); });
+        return d;
+    }
+
+    QList<Orphan> scan(OrphanDetector *d)
+    {
+        std::unique_ptr<OrphanScanJob> job(d->scan(m_backend.list()));
+        job->setAutoDelete(false);
+        [&] { QVERIFY(sd::test::runJob(job.get(), 120000)); }();
+        return job->orphans();
+    }
+
+    Sandbox createReadyMcpSandbox()
+    {
+        CreationContext c;
+        c.network = m_backend.network();
+        c.connection = m_backend.settings();
+        c.journal = m_journal.get();
+        c.installId = QStringLiteral("install");
+        CreationRequest request;
+        request.mcp = QJsonObject{{QStringLiteral("browserbase"),
+                                   QJsonObject{{QStringLiteral("apiKey"), QStringLiteral("k1234")},
+                                               {QStringLiteral("projectId"), QStringLiteral("p")},
+                                               {QStringLiteral("geminiApiKey"), QStringLiteral("g1234")}}}};
+        CreationJob job(c, request);
+        job.setAutoDelete(false);
+        [&] { QVERIFY(sd::test::runJob(&job, 120000)); }();
+        [&] { QCOMPARE(str(job.state()), str(CreationState::Ready)); }();
+        return job.sandbox();
+    }
+
+    /// A pid that surely belongs to no running process.
+    qint64 deadPid() { return 999999999; } // above any pid_max
+
+    void killEverything()
+    {
+        for (const QString &id : m_backend.listIds()) {
+            KillSandboxJob kill(m_backend.network(), m_backend.settings(), id);
+            kill.setAutoDelete(false);
+            sd::test::runJob(&kill);
+        }
+    }
+
+private Q_SLOTS:
+    void initTestCase()
+    {
+        QVERIFY(m_backend.start());
+    }
+
+    void init()
+    {
+        QVERIFY(m_backend.clearFaults());
+        killEverything();
+        m_dir = std::make_unique<QTemporaryDir>();
+        m_journal = std::make_unique<CreationJournal>(m_dir->filePath(QStringLiteral("o.jsonl")));
+        QVERIFY(m_journal->open());
+    }
+
+    void sdkLeftoverIsGatewayDownHealthyOnesNever()
+    {
+        // What e2b 2.38.2 leaves after a failed MCP create: an mcp-gateway sandbox,
+        // no tags of ours, and no gateway process.
+        const Sandbox leftover = m_backend.createRaw(QStringLiteral("mcp-gateway"));
+        const Sandbox plain = m_backend.createRaw(QStringLiteral("base"));
+        const Sandbox healthy = createReadyMcpSandbox();
+        QVERIFY(!leftover.sandboxId.isEmpty() && !plain.sandboxId.isEmpty() && !healthy.sandboxId.isEmpty());
+
+        auto d = detector();
+        const QList<Orphan> orphans = scan(d.get());
+        QCOMPARE(orphans.size(), 1);
+        QCOMPARE(orphans.constFirst().sandboxId, leftover.sandboxId);
+        QCOMPARE(str(orphans.constFirst().reason), str(OrphanReason::GatewayDown));
+        QVERIFY(orphans.constFirst().evidence.contains(QLatin1String("no mcp-gateway process")));
+        QVERIFY(orphans.constFirst().creationId.isEmpty());
+    }
+
+    void gatewayGraceIsRespected()
+    {
+        m_backend.createRaw(QStringLiteral("mcp-gateway"));
+        OrphanDetector d(m_backend.network(), m_backend.settings(), m_journal.get());
+        d.setGatewayGrace(120s); // real clock: the sandbox is seconds old
+        QVERIFY(scan(&d).isEmpty());
+        QCOMPARE(d.probesSent(), 0);
+    }
+
+    void probesAreCachedAndAtMostFourRunAtOnce()
+    {
+        for (int i = 0; i < 6; ++i)
+            m_backend.createRaw(QStringLiteral("mcp-gateway"));
+        auto d = detector();
+        QCOMPARE(scan(d.get()).size(), 6);
+        QCOMPARE(d->probesSent(), 6);
+        QVERIFY(d->peakConcurrentProbes() <= 4);
+        QVERIFY(d->peakConcurrentProbes() >= 2);
+        // Within a minute the answers come from the cache.
+        QCOMPARE(scan(d.get()).size(), 6);
+        QCOMPARE(d->probesSent(), 6);
+        d->setProbeCacheTtl(0ms);
+        QCOMPARE(scan(d.get()).size(), 6);
+        QCOMPARE(d->probesSent(), 12);
+    }
+
+    void interruptedByIdAndByTag()
+    {
+        // Two creations whose process died: one knew its sandbox's id, one did not yet.
+        const Sandbox byId = m_backend.createRaw(QStringLiteral("base"));
+        CreationIntent a;
+        a.creationId = QStringLiteral("aaaaaaaa-0000-0000-0000-000000000001");
+        a.templateId = QStringLiteral("base");
+        const Sandbox byTag = m_backend.createRaw(QStringLiteral("base"),
+                                                  {{QStringLiteral("sandbox-desk.creation"),
+                                                    QStringLiteral("aaaaaaaa-0000-0000-0000-000000000002")}});
+        CreationIntent b = a;
+        b.creationId = QStringLiteral("aaaaaaaa-0000-0000-0000-000000000002");
+        QVERIFY(m_journal->recordIntent(a));
+        QVERIFY(m_journal->recordSandboxId(a.creationId, byId.sandboxId));
+        QVERIFY(m_journal->recordState(a.creationId, CreationState::Extending));
+        QVERIFY(m_journal->recordIntent(b));
+        // The records name this process; a creation is only interrupted if its
+        // process is gone, so rewrite the pid to a dead one.
+        QByteArray text = sd::test::readFile(m_journal->filePath());
+        text.replace(QByteArray("\"pid\":") + QByteArray::number(QCoreApplication::applicationPid()),
+                     QByteArray("\"pid\":") + QByteArray::number(deadPid()));
+        QFile file(m_journal->filePath());
+        QVERIFY(file.open(QIODevice::WriteOnly));
+        file.write(text);
+        file.close();
+        QVERIFY(m_journal->open());
+
+        OrphanDetector d(m_backend.network(), m_backend.settings(), m_journal.get());
+        const QList<Orphan> orphans = scan(&d);
+        QCOMPARE(orphans.size(), 2);
+        for (const Orphan &o : orphans) {
+            QCOMPARE(str(o.reason), str(OrphanReason::Interrupted));
+            QVERIFY(o.evidence.contains(QLatin1String("never finished")));
+        }
+        // While a creation runs in this process it is never flagged.
+        m_journal->setActive(a.creationId, true);
+        m_journal->setActive(b.creationId, true);
+        QVERIFY(scan(&d).isEmpty());
+    }
+
+    void lostResponseAndOtherClients()
+    {
+        // A creation that ended rolled back without ever learning the id of the
+        // sandbox the server made for it (the search ran before the server finished).
+        CreationIntent intent;
+        intent.creationId = QStringLiteral("bbbbbbbb-0000-0000-0000-000000000001");
+        intent.templateId = QStringLiteral("base");
+        QVERIFY(m_journal->recordIntent(intent));
+        QVERIFY(m_journal->recordFound(intent.creationId, {}));
+        QVERIFY(m_journal->recordOutcome(intent.creationId, {CreationState::RolledBack, QStringLiteral("x"), std::nullopt, std::nullopt}));
+        const Sandbox lost = m_backend.createRaw(QStringLiteral("base"),
+                                                 {{QStringLiteral("sandbox-desk.creation"), intent.creationId}});
+        // Another installation's creation, and a foreign client's plain sandbox.
+        m_backend.createRaw(QStringLiteral("base"), {{QStringLiteral("sandbox-desk.creation"),
+                                                       QStringLiteral("cccccccc-0000-0000-0000-000000000001")}});
+        m_backend.createRaw(QStringLiteral("base"), {{QStringLiteral("owner"), QStringLiteral("someone")}});
+
+        OrphanDetector d(m_backend.network(), m_backend.settings(), m_journal.get());
+        const QList<Orphan> orphans = scan(&d);
+        QCOMPARE(orphans.size(), 1);
+        QCOMPARE(orphans.constFirst().sandboxId, lost.sandboxId);
+        QCOMPARE(str(orphans.constFirst().reason), str(OrphanReason::LostResponse));
+        QCOMPARE(orphans.constFirst().creationId, intent.creationId);
+
+        KillOrphansJob kill(m_backend.network(), m_backend.settings(), m_journal.get(), orphans);
+        kill.setAutoDelete(false);
+        QVERIFY(sd::test::runJob(&kill));
+        QCOMPARE(kill.killed(), QStringList{lost.sandboxId});
+        QVERIFY(kill.failed().isEmpty());
+        QCOMPARE(m_backend.listIds().size(), 2);
+    }
+
+    void killOrphansReportsEachFailure()
+    {
+        const Sandbox a = m_backend.createRaw(QStringLiteral("mcp-gateway"));
+        const Sandbox b = m_backend.createRaw(QStringLiteral("mcp-gateway"));
+        auto d = detector();
+        const QList<Orphan> orphans = scan(d.get());
+        QCOMPARE(orphans.size(), 2);
+        // The first DELETE fails three times (all its tries), the second goes through.
+        QVERIFY(m_backend.setFaults({sd::test::rule(QStringLiteral("DELETE"), QStringLiteral("/sandboxes/*"),
+                                                    QStringLiteral("status"), 3, 500)}));
+        RetryPolicy fast;
+        fast.backoff = {10ms};
+        KillOrphansJob kill(m_backend.network(), m_backend.settings(), m_journal.get(), orphans, fast);
+        kill.setAutoDelete(false);
+        QVERIFY(sd::test::runJob(&kill));
+        QVERIFY(kill.hasError());
+        QCOMPARE(kill.failed().size(), 1);
+        QCOMPARE(kill.failed().constFirst().sandboxId, orphans.at(0).sandboxId);
+        QVERIFY(kill.failed().constFirst().error.contains(QLatin1String("500")));
+        QCOMPARE(kill.killed(), QStringList{orphans.at(1).sandboxId});
+        QCOMPARE(m_backend.listIds(), QStringList{orphans.at(0).sandboxId});
+        Q_UNUSED(a);
+        Q_UNUSED(b);
+    }
+};
+
+QTEST_GUILESS_MAIN(TestOrphans)
+#include "tst_orphans.moc"
