@@ -42,7 +42,9 @@ QByteArray makeStream(qsizetype eventBytes)
 struct Result
 {
     qint64 totalNs = 0;
-    qint64 longestFeedNs = 0;
+    qint64 cpuNs = 0;
+    qint64 longestFeedNs = 0; ///< wall-clock: includes being preempted
+    qint64 longestFeedCpuNs = 0; ///< what the decoder itself held the thread for
 };
 
 // Feeds `stream` in pieces of `piece` bytes (0: all at once), taking the envelopes
@@ -60,10 +62,12 @@ Result decode(const QByteArray &stream, qsizetype piece, bool parseEvents, qsize
     }
     Result result;
     qsizetype bytes = 0;
+    const qint64 cpu0 = threadCpuNs();
     QElapsedTimer total;
     total.start();
     envd::EnvelopeDecoder decoder;
     for (const QByteArray &bytesIn : pieces) {
+        const qint64 oneCpu0 = threadCpuNs();
         QElapsedTimer one;
         one.start();
         decoder.feed(bytesIn);
@@ -79,9 +83,11 @@ Result decode(const QByteArray &stream, qsizetype piece, bool parseEvents, qsize
             }
         }
         result.longestFeedNs = std::max(result.longestFeedNs, one.nsecsElapsed());
+        result.longestFeedCpuNs = std::max(result.longestFeedCpuNs, threadCpuNs() - oneCpu0);
     }
     const bool complete = decoder.finish();
     result.totalNs = total.nsecsElapsed();
+    result.cpuNs = threadCpuNs() - cpu0;
     if (!complete)
         std::fprintf(stderr, "decoder error: %s\n", qPrintable(decoder.errorString()));
     if (outputBytes)
@@ -94,7 +100,7 @@ void compare(qsizetype eventBytes, bool parseEvents, int reps)
     const QByteArray stream = makeStream(eventBytes);
     const qsizetype pieceSizes[] = { 1024, 16 * 1024, 64 * 1024, 0 };
     constexpr int kModes = 4;
-    Samples total[kModes], longest[kModes];
+    Samples total[kModes], cpu[kModes], longest[kModes], longestCpu[kModes];
     qsizetype outputBytes = 0;
     for (int rep = 0; rep < reps + 1; ++rep) {
         // Rotate the order so drift on a shared machine hits every mode alike.
@@ -103,7 +109,9 @@ void compare(qsizetype eventBytes, bool parseEvents, int reps)
             const Result r = decode(stream, pieceSizes[mode], parseEvents, &outputBytes);
             if (rep > 0) {
                 total[mode].add(r.totalNs);
+                cpu[mode].add(r.cpuNs);
                 longest[mode].add(r.longestFeedNs);
+                longestCpu[mode].add(r.longestFeedCpuNs);
             }
         }
     }
@@ -123,12 +131,14 @@ void compare(qsizetype eventBytes, bool parseEvents, int reps)
         const QString label = pieceSizes[mode] > 0
             ? QStringLiteral("%1 KiB pieces").arg(pieceSizes[mode] / 1024)
             : QStringLiteral("all at once");
-        std::printf("  %-14s %8.2f ms (p95 %8.2f)  %7.1f MiB/s wire  %7.1f MiB/s output  longest "
-                    "feed %8.3f ms",
-            qPrintable(label), ms, total[mode].p95Ms(), wireMiB / (ms / 1000.0),
-            5.0 / (ms / 1000.0), longest[mode].medianMs());
+        const double cpuMs = cpu[mode].medianMs();
+        std::printf("  %-14s %7.2f ms (p95 %7.2f, cpu %7.2f)  wire %6.1f MiB/s (cpu: %6.1f)  "
+                    "longest feed %6.3f ms cpu (%6.2f wall)",
+            qPrintable(label), ms, total[mode].p95Ms(), cpuMs, wireMiB / (ms / 1000.0),
+            wireMiB / (cpuMs / 1000.0), longestCpu[mode].medianMs(), longest[mode].medianMs());
         if (pieceSizes[mode] > 0)
-            std::printf("  time vs all at once %5.2fx", ratio(ms, wholeMs));
+            std::printf("  time vs all at once %4.2fx (cpu %4.2fx)", ratio(ms, wholeMs),
+                ratio(cpuMs, cpu[kModes - 1].medianMs()));
         std::printf("\n");
     }
     std::fflush(stdout);
