@@ -145,6 +145,20 @@ QList<Sandbox> withChurn(QRandomGenerator &rng, const QDateTime &now, const QLis
     return out;
 }
 
+// The same churn with the gone rows side by side: one removal range instead of ~100,
+// to show what announcing scattered removals costs.
+QList<Sandbox> withContiguousChurn(
+    QRandomGenerator &rng, const QDateTime &now, const QList<Sandbox> &list)
+{
+    const int first = int(rng.bounded(int(list.size()) - kOnePercent));
+    QList<Sandbox> out = list;
+    out.remove(first, kOnePercent);
+    const QString installId = randomUuid(rng);
+    for (int i = 0; i < kOnePercent; ++i)
+        out.append(makeSandbox(rng, now, installId));
+    return out;
+}
+
 // --- the reset baseline ---------------------------------------------------------
 
 QIcon dotIcon(const QColor &color)
@@ -668,6 +682,8 @@ int main(int argc, char **argv)
     QRandomGenerator rng(42);
     const QList<Sandbox> base = makeSandboxes(rng, now, kRows);
     const NextList changed = [&rng](const QList<Sandbox> &list) { return withChanges(rng, list); };
+    const NextList churnedAdjacent
+        = [&rng, now](const QList<Sandbox> &list) { return withContiguousChurn(rng, now, list); };
     const NextList churned
         = [&rng, now](const QList<Sandbox> &list) { return withChurn(rng, now, list); };
 
@@ -675,8 +691,9 @@ int main(int argc, char **argv)
         "\nRefresh: diff by ID (SandboxTableModel::setSandboxes) vs reset with the same data;"
         " each figure includes delivering the posted events (proxy, layout, repaint)\n");
     for (Level level : { Level::Model, Level::Proxy, Level::View }) {
-        for (const auto &[variant, next] : { std::pair { "1% changed", &changed },
-                 std::pair { "1% added + 1% removed", &churned } }) {
+        for (const auto &[variant, next] :
+            { std::pair { "1% changed", &changed }, std::pair { "1% added + 1% removed", &churned },
+                std::pair { "same, removed adjacent", &churnedAdjacent } }) {
             if (only.isEmpty()
                 || QStringLiteral("%1 %2")
                        .arg(QLatin1String(levelName(level)), QLatin1String(variant))
