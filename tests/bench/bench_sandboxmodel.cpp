@@ -421,14 +421,15 @@ Rig resetRig(Level level, const QList<Sandbox> &initial)
     return rig;
 }
 
-// Each refresh derives the next list from the current one (fresh rows changed,
-// fresh rows gone), so every refresh carries a new 1% and removals stay scattered.
-// The two rigs get the same list and take turns (ABBA), so drift on a shared machine
-// hits both alike.
 // --diff-only: skip the baseline (for a profiler looking at the diff alone).
 bool g_diffOnly = false;
 
 using NextList = std::function<QList<Sandbox>(const QList<Sandbox> &)>;
+
+// Each refresh derives the next list from the current one (fresh rows changed,
+// fresh rows gone), so every refresh carries a new 1% and removals stay scattered.
+// The two rigs get the same list and take turns (ABBA), so drift on a shared machine
+// hits both alike.
 
 void compareRefresh(const char *variant, Level level, const QList<Sandbox> &base,
     const NextList &makeNext, int reps)
