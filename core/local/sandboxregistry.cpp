@@ -57,6 +57,8 @@ SandboxRegistry::~SandboxRegistry()
 {
     for (const auto &runtime : std::as_const(m_runtimes))
         delete runtime.data();
+    for (const auto &runtime : std::as_const(m_dyingRuntimes))
+        delete runtime.data();
 }
 
 void SandboxRegistry::setClock(Clock clock)
@@ -164,8 +166,12 @@ bool SandboxRegistry::kill(const QString &sandboxId, KillReason reason)
     m_events[sandboxId].endedAt = m_clock();
     qCInfo(lcLocal).noquote() << "sandbox" << sandboxId << event;
     Q_EMIT sandboxKilled(sandboxId, reason);
-    if (QObject *runtime = m_runtimes.take(sandboxId))
+    if (QObject *runtime = m_runtimes.take(sandboxId)) {
         runtime->deleteLater();
+        // At shutdown no event loop runs those deletions; the destructor does.
+        m_dyingRuntimes.removeIf([](const QPointer<QObject> &gone) { return gone.isNull(); });
+        m_dyingRuntimes.append(runtime);
+    }
     scheduleExpiry();
     return true;
 }

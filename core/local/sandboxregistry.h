@@ -187,6 +187,7 @@ private:
     QHash<QString, SandboxRecord> m_sandboxes;
     QHash<QString, EventLog> m_events;
     QHash<QString, QPointer<QObject>> m_runtimes;
+    QList<QPointer<QObject>> m_dyingRuntimes; ///< deleteLater() issued, maybe not yet run
     QTimer m_expiryTimer;
     QString m_clientId;
     quint64 m_nextSequence = 1;
