@@ -159,7 +159,8 @@ void MainWindow::createActions()
     m_newAction = make("new", tr("&New sandbox…"), QKeySequence(Qt::CTRL | Qt::Key_N),
                        tr("Create a sandbox"));
     m_killAction = make("kill", tr("&Kill…"), QKeySequence(Qt::Key_Delete), tr("Kill the selected sandboxes"));
-    m_killOrphansAction = make("kill-orphans", tr("Kill all &orphans…"), {},
+    m_killOrphansAction = make("kill-orphans", tr("Kill all &orphans…"),
+                               QKeySequence(Qt::CTRL | Qt::SHIFT | Qt::Key_Delete),
                                tr("Kill every sandbox flagged as an orphan"));
     m_extendAction = make("extend", tr("&Extend timeout…"), QKeySequence(Qt::CTRL | Qt::Key_E),
                           tr("Give the selected sandboxes more time"));
