@@ -8,8 +8,10 @@
 #include "uitest.h"
 
 #include <QAction>
+#include <QApplication>
 #include <QComboBox>
 #include <QFile>
+#include <QProcess>
 #include <QSettings>
 #include <QSignalSpy>
 #include <QTest>
@@ -40,6 +42,20 @@ QList<Profile> e2bProfiles(const MainWindow &window)
     return found;
 }
 
+// Whether the settings file on disk holds `text` anywhere.
+bool settingsFileContains(const QString &text)
+{
+    QSettings settings;
+    settings.sync();
+    QFile file(settings.fileName());
+    if (!file.open(QIODevice::ReadOnly))
+        return false;
+    return file.readAll().contains(text.toUtf8());
+}
+
+// Set in the child process of withoutKeychainTheHintSaysSo().
+constexpr char kNoKeychainMarker[] = "SD_TEST_NO_KEYCHAIN";
+
 } // namespace
 
 /// The first-run hint against the real Secret Service (the suite runs inside
@@ -57,13 +73,12 @@ private Q_SLOTS:
     void useEnvironmentKeyCreatesAProfile();
     void existingProfileWithTheKeyIsReused();
     void withoutKeyTheHintOnlyExplains();
+    void withoutKeychainTheHintSaysSo();
 
 private:
     std::unique_ptr<MainWindow> makeWindow();
     /// The hint's button for `objectName`, or null.
     QToolButton *hintButton(const QString &objectName) const;
-    /// Whether the settings file on disk holds `text` anywhere.
-    bool settingsFileContains(const QString &text) const;
 
     std::unique_ptr<test::LocalBackend> m_backend;
     ConnectionSettings m_local;
@@ -110,16 +125,6 @@ QToolButton *TestFirstRunHint::hintButton(const QString &objectName) const
 {
     FirstRunHint *hint = m_window->firstRunHint();
     return hint ? hint->findChild<QToolButton *>(objectName) : nullptr;
-}
-
-bool TestFirstRunHint::settingsFileContains(const QString &text) const
-{
-    QSettings settings;
-    settings.sync();
-    QFile file(settings.fileName());
-    if (!file.open(QIODevice::ReadOnly))
-        return false;
-    return file.readAll().contains(text.toUtf8());
 }
 
 void TestFirstRunHint::useEnvironmentKeyCreatesAProfile_data()
@@ -272,5 +277,79 @@ void TestFirstRunHint::withoutKeyTheHintOnlyExplains()
     QVERIFY(!m_window->firstRunHint());
 }
 
-QTEST_MAIN(TestFirstRunHint)
+void TestFirstRunHint::withoutKeychainTheHintSaysSo()
+{
+    // The keychain of this process is the suite's; a child with no D-Bus session
+    // (and no display to autolaunch one) runs NoKeychainScenario instead.
+    QProcessEnvironment env = QProcessEnvironment::systemEnvironment();
+    for (const char *name : {"DBUS_SESSION_BUS_ADDRESS", "DISPLAY", "WAYLAND_DISPLAY"})
+        env.remove(QLatin1String(name));
+    env.insert(QLatin1String(kNoKeychainMarker), QStringLiteral("1"));
+    env.insert(QStringLiteral("QT_QPA_PLATFORM"), QStringLiteral("offscreen"));
+    QProcess child;
+    child.setProcessEnvironment(env);
+    child.setProcessChannelMode(QProcess::MergedChannels);
+    QSignalSpy finished(&child, &QProcess::finished);
+    child.start(QCoreApplication::applicationFilePath(), {});
+    QVERIFY(finished.wait(120000));
+    const QString output = QString::fromLocal8Bit(child.readAll());
+    QVERIFY2(child.exitStatus() == QProcess::NormalExit && child.exitCode() == 0, qPrintable(output));
+    QVERIFY2(output.contains(QStringLiteral("PASS   : NoKeychainScenario::useEnvironmentKey()")), qPrintable(output));
+}
+
+/// Run in a child process with no keychain: the hint still makes the profile, keeps
+/// the key for this session only, and says so with the KeyStore's sentence.
+class NoKeychainScenario : public QObject
+{
+    Q_OBJECT
+
+private Q_SLOTS:
+    void initTestCase()
+    {
+        QVERIFY(m_configDir.isValid());
+        test::useTestSettings(m_configDir.path(), QStringLiteral("tst_firstrunhint_nokeychain"));
+        QVERIFY2(m_backend.start(), qPrintable(m_backend.errorString()));
+    }
+
+    void useEnvironmentKey()
+    {
+        const QString key = fakeKey();
+        qputenv("E2B_API_KEY", key.toUtf8());
+        auto window = test::makeWindow(test::backendSettings(m_backend), m_journalDir.path());
+        FirstRunHint *hint = window->firstRunHint();
+        QVERIFY(hint);
+        auto *use = hint->findChild<QToolButton *>(QStringLiteral("useEnvironmentKeyButton"));
+        QVERIFY(use);
+        QSignalSpy imported(hint, &FirstRunHint::importFinished);
+        use->click();
+        QVERIFY(imported.wait(kWait));
+        QVERIFY2(imported.first().at(0).toBool(), qPrintable(hint->text()));
+        QVERIFY2(hint->text().contains(KeyStore::unavailableMessage()), qPrintable(hint->text()));
+        QVERIFY(hint->type() == MessageBanner::Type::Warning);
+        const QList<Profile> created = e2bProfiles(*window);
+        QCOMPARE(created.size(), 1);
+        QCOMPARE(window->profileId(), created.first().id);
+        QVERIFY(!settingsFileContains(key));
+        window.reset();
+        QVERIFY(!test::makeWindow(test::backendSettings(m_backend), m_journalDir.path())->firstRunHint());
+    }
+
+private:
+    QTemporaryDir m_configDir;
+    QTemporaryDir m_journalDir;
+    test::LocalBackend m_backend;
+};
+
+int main(int argc, char *argv[])
+{
+    QApplication app(argc, argv);
+    QTEST_SET_MAIN_SOURCE_PATH
+    if (qEnvironmentVariableIsSet(kNoKeychainMarker)) {
+        NoKeychainScenario scenario;
+        return QTest::qExec(&scenario, argc, argv);
+    }
+    TestFirstRunHint test;
+    return QTest::qExec(&test, argc, argv);
+}
+
 #include "tst_firstrunhint.moc"
