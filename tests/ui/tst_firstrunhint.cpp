@@ -42,16 +42,7 @@ QList<Profile> e2bProfiles(const MainWindow &window)
     return found;
 }
 
-// Whether the settings file on disk holds `text` anywhere.
-bool settingsFileContains(const QString &text)
-{
-    QSettings settings;
-    settings.sync();
-    QFile file(settings.fileName());
-    if (!file.open(QIODevice::ReadOnly))
-        return false;
-    return file.readAll().contains(text.toUtf8());
-}
+using test::settingsFileContains;
 
 // Set in the child process of withoutKeychainTheHintSaysSo().
 constexpr char kNoKeychainMarker[] = "SD_TEST_NO_KEYCHAIN";

@@ -10,6 +10,7 @@
 #include "mainwindow.h"
 
 #include <QCoreApplication>
+#include <QFile>
 #include <QSettings>
 #include <QSignalSpy>
 
@@ -45,6 +46,18 @@ inline void useTestSettings(const QString &directory, const QString &application
     QSettings::setPath(QSettings::NativeFormat, QSettings::UserScope, directory);
     QCoreApplication::setOrganizationName(QStringLiteral("sandbox-desk-test"));
     QCoreApplication::setApplicationName(applicationName);
+}
+
+/// Whether the application's settings file on disk holds `text` anywhere (to prove
+/// a secret never reached it).
+inline bool settingsFileContains(const QString &text)
+{
+    QSettings settings;
+    settings.sync();
+    QFile file(settings.fileName());
+    if (!file.open(QIODevice::ReadOnly))
+        return false;
+    return file.readAll().contains(text.toUtf8());
 }
 
 /// A shown main window on `local`, refreshing only when the test asks.
