@@ -12,6 +12,7 @@
 #include "orphans/orphandetector.h"
 #include "api/sandboxjobs.h"
 #include "detailpane.h"
+#include "firstrunhint.h"
 #include "icons.h"
 #include "localbackendstarter.h"
 #include "messagebanner.h"
@@ -279,6 +280,13 @@ void MainWindow::createCentralWidget()
     m_banner->addAction(m_retryAction);
     m_banner->hide();
     layout->addWidget(m_banner);
+
+    if (FirstRunHint::isPending(*m_settings)) {
+        m_hint = new FirstRunHint(m_settings, m_profiles, m_keys, QProcessEnvironment::systemEnvironment(), central);
+        connect(m_hint, &FirstRunHint::profileReady, this, &MainWindow::switchProfile);
+        connect(m_hint, &FirstRunHint::manageProfilesRequested, this, &MainWindow::manageProfiles);
+        layout->addWidget(m_hint);
+    }
 
     // The filter bar.
     auto *filterBar = new QHBoxLayout;
@@ -555,6 +563,12 @@ void MainWindow::switchProfile(const QString &profileId)
     if (m_options.rememberState)
         m_profiles->setLastUsed(profileId);
     connectProfile();
+}
+
+void MainWindow::quit()
+{
+    close();
+    QCoreApplication::quit();
 }
 
 void MainWindow::manageProfiles()

@@ -35,6 +35,7 @@ class DetailPane;
 class NewSandboxDialog;
 class CreationHistoryView;
 class TrayIcon;
+class FirstRunHint;
 class ProfileStore;
 class KeyStore;
 class OrphanDetector;
@@ -80,6 +81,9 @@ public:
     MessageBanner *banner() const { return m_banner; }
     DetailPane *detailPane() const { return m_detail; }
     CreationHistoryView *historyView() const { return m_history; }
+    /// The first-run hint; null once it has been dismissed or acted on in an earlier run.
+    FirstRunHint *firstRunHint() const { return m_hint; }
+    TrayIcon *trayIcon() const { return m_tray; }
     ConnectionState connectionState() const { return m_connectionState; }
     const ConnectionSettings &connection() const { return m_connection; }
     QString profileId() const { return m_profileId; }
@@ -117,6 +121,8 @@ public Q_SLOTS:
     void setRefreshInterval(int seconds);
     /// Shows another profile's sandboxes (ids from ProfileStore; "local" is always there).
     void switchProfile(const QString &profileId);
+    /// Closes the window (which saves its state) and quits the application.
+    void quit();
 
 Q_SIGNALS:
     /// After each refresh, good or failed (orphan flags may follow: orphansScanned()).
@@ -214,6 +220,7 @@ private:
     KeyStore *m_keys = nullptr;
     QString m_profileId;
     TrayIcon *m_tray = nullptr;
+    FirstRunHint *m_hint = nullptr;
     QToolBar *m_toolBar = nullptr;
     CreationHistoryView *m_history = nullptr;
     QDockWidget *m_historyDock = nullptr;

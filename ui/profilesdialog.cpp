@@ -3,6 +3,7 @@
 #include "api/sandboxjobs.h"
 #include "profiles/keystore.h"
 #include "profiles/profilestore.h"
+#include "saveprofilejob.h"
 
 #include <QComboBox>
 #include <QDialogButtonBox>
@@ -179,32 +180,28 @@ void ProfilesDialog::save()
         m_result->setText(QStringLiteral("<span style=\"color:#d63b3b\">%1</span>").arg(problem.toHtmlEscaped()));
         return;
     }
-    QString problem;
-    const QString id = m_profiles->save(profile, &problem);
-    if (id.isEmpty()) {
-        m_result->setText(QStringLiteral("<span style=\"color:#d63b3b\">%1</span>").arg(problem.toHtmlEscaped()));
-        return;
-    }
     const QString key = m_key->text().trimmed();
-    if (key.isEmpty()) {
-        reloadList(id);
-        m_result->setText(tr("Saved."));
-        Q_EMIT profileSaved(id);
-        return;
-    }
-    WriteKeyJob *write = m_keys->writeKey(id, key);
+    auto *job = new SaveProfileJob(m_profiles, m_keys, profile, key, this);
     m_save->setEnabled(false);
-    connect(write, &Job::finished, this, [this, write, id] {
+    connect(job, &Job::finished, this, [this, job, typedKey = !key.isEmpty()] {
         m_save->setEnabled(true);
+        const QString id = job->profileId();
+        if (id.isEmpty()) {
+            m_result->setText(QStringLiteral("<span style=\"color:#d63b3b\">%1</span>")
+                                  .arg(job->error().message().toHtmlEscaped()));
+            return;
+        }
         m_key->clear();
         reloadList(id);
-        if (write->hasError())
-            m_result->setText(tr("Saved, but the key could not be stored: %1").arg(write->error().message()));
+        if (job->hasError())
+            m_result->setText(tr("Saved, but the key could not be stored: %1").arg(job->error().message()));
+        else if (!job->notice().isEmpty())
+            m_result->setText(job->notice());
         else
-            m_result->setText(write->notice().isEmpty() ? tr("Saved; the key is in the keychain.") : write->notice());
+            m_result->setText(typedKey ? tr("Saved; the key is in the keychain.") : tr("Saved."));
         Q_EMIT profileSaved(id);
     });
-    write->start();
+    job->start();
 }
 
 void ProfilesDialog::remove()

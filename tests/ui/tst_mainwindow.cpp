@@ -1,3 +1,4 @@
+#include "api/infojobs.h"
 #include "api/lifecyclejobs.h"
 #include "api/sandboxjobs.h"
 #include "detailpane.h"
@@ -7,8 +8,12 @@
 #include "messagebanner.h"
 #include "models/sandboxfilterproxymodel.h"
 #include "profiles/profilestore.h"
+#include "uitest.h"
 
 #include <QAction>
+#include <QChart>
+#include <QChartView>
+#include <QLineSeries>
 #include <QApplication>
 #include <QComboBox>
 #include <QInputDialog>
@@ -22,6 +27,7 @@
 #include <QTableWidget>
 #include <QTabWidget>
 #include <QTest>
+#include <QTimer>
 
 using namespace sd;
 
@@ -29,16 +35,7 @@ namespace {
 
 constexpr int kWait = 20000;
 
-// Runs a job to its end (tests may spin the event loop).
-bool runJob(Job *job)
-{
-    job->setAutoDelete(false);
-    QSignalSpy finished(job, &Job::finished);
-    job->start();
-    if (!finished.wait(kWait))
-        return false;
-    return !job->hasError();
-}
+using test::runJob;
 
 } // namespace
 
@@ -55,6 +52,7 @@ private Q_SLOTS:
     void refreshKeepsSelection();
     void detailPaneShowsTheSelection();
     void detailTabsLoadLogsAndProcesses();
+    void metricsTabChartsBackendSamples();
     void killWithConfirmationRemovesOnBackend();
     void cancelledKillKillsNothing();
     void extendTimeout();
@@ -84,20 +82,14 @@ void TestMainWindow::initTestCase()
 {
     QVERIFY(m_configDir.isValid());
     // QSettings goes to a folder of this test only.
-    QSettings::setPath(QSettings::NativeFormat, QSettings::UserScope, m_configDir.path());
-    QCoreApplication::setOrganizationName(QStringLiteral("sandbox-desk-test"));
-    QCoreApplication::setApplicationName(QStringLiteral("tst_mainwindow"));
+    test::useTestSettings(m_configDir.path(), QStringLiteral("tst_mainwindow"));
 }
 
 void TestMainWindow::init()
 {
     m_backend = std::make_unique<test::LocalBackend>();
     QVERIFY2(m_backend->start(), qPrintable(m_backend->errorString()));
-    m_settings = ConnectionSettings();
-    m_settings.apiUrl = m_backend->url();
-    m_settings.sandboxUrl = m_backend->url();
-    m_settings.domain.clear();
-    m_settings.apiKey = m_backend->apiKey();
+    m_settings = test::backendSettings(*m_backend);
 }
 
 void TestMainWindow::cleanup()
@@ -134,15 +126,7 @@ QStringList TestMainWindow::backendIds()
 
 std::unique_ptr<MainWindow> TestMainWindow::makeWindow(bool rememberState)
 {
-    DesktopOptions options;
-    options.localConnection = m_settings;
-    options.rememberState = rememberState;
-    options.journalDirectory = m_journalDir.path();
-    auto window = std::make_unique<MainWindow>(options);
-    window->setRefreshInterval(0); // the tests refresh when they want to
-    window->resize(1200, 700);
-    window->show();
-    return window;
+    return test::makeWindow(m_settings, m_journalDir.path(), rememberState);
 }
 
 bool TestMainWindow::refreshWindow()
@@ -253,6 +237,58 @@ void TestMainWindow::detailTabsLoadLogsAndProcesses()
     m_window->detailPane()->tabs()->setCurrentWidget(processes);
     QVERIFY(processesLoaded.wait(kWait));
     QVERIFY2(processesLoaded.first().at(0).toBool(), qPrintable(processes->statusText()));
+}
+
+void TestMainWindow::metricsTabChartsBackendSamples()
+{
+    const QString a = createSandbox();
+    m_window = makeWindow();
+    QVERIFY(refreshWindow());
+    QVERIFY(m_window->selectSandbox(a));
+    auto *metrics = m_window->detailPane()->findChild<MetricsTab *>(QStringLiteral("metricsTab"));
+    QVERIFY(metrics);
+    auto *view = metrics->findChild<QChartView *>();
+    QVERIFY(view);
+    QLineSeries *cpu = nullptr;
+    QLineSeries *memory = nullptr;
+    for (QAbstractSeries *series : view->chart()->series()) {
+        if (series->name() == QLatin1String("CPU %"))
+            cpu = qobject_cast<QLineSeries *>(series);
+        else if (series->name() == QLatin1String("Memory MiB"))
+            memory = qobject_cast<QLineSeries *>(series);
+    }
+    QVERIFY(cpu && memory);
+
+    QSignalSpy loaded(metrics, &DetailTab::loaded);
+    m_window->detailPane()->tabs()->setCurrentWidget(metrics);
+    QVERIFY(loaded.wait(kWait));
+    QVERIFY2(loaded.first().at(0).toBool(), qPrintable(metrics->statusText()));
+
+    // The backend samples every 5 s: press Refresh now and then until two samples show.
+    QTimer poll;
+    connect(&poll, &QTimer::timeout, metrics, &DetailTab::reload);
+    poll.start(1000);
+    QTRY_VERIFY_WITH_TIMEOUT(memory->count() >= 2, 60000);
+    poll.stop();
+    QCOMPARE(cpu->count(), memory->count());
+
+    // The points are the endpoint's samples, in order.
+    std::unique_ptr<SandboxMetricsJob> job(new SandboxMetricsJob(&m_network, m_settings, a));
+    const QDateTime now = QDateTime::currentDateTimeUtc();
+    job->setInterval(now.addSecs(-3600), now.addSecs(60));
+    QVERIFY(runJob(job.get()));
+    const QList<SandboxMetric> samples = job->metrics();
+    QVERIFY(samples.size() >= memory->count());
+    for (int i = 0; i < memory->count(); ++i) {
+        const double t = double(samples.at(i).timestamp.toMSecsSinceEpoch());
+        QCOMPARE(cpu->at(i).x(), t);
+        QCOMPARE(memory->at(i).x(), t);
+        QVERIFY(qAbs(cpu->at(i).y() - samples.at(i).cpuUsedPct) < 1e-9);
+        QVERIFY(qAbs(memory->at(i).y() - double(samples.at(i).memUsed) / (1024 * 1024)) < 1e-9);
+    }
+    // Nothing selected: the old points go.
+    m_window->table()->clearSelection();
+    QTRY_COMPARE_WITH_TIMEOUT(memory->count(), 0, kWait);
 }
 
 void TestMainWindow::killWithConfirmationRemovesOnBackend()

@@ -1,0 +1,99 @@
+#include "profiles/keystore.h"
+#include "profiles/profilestore.h"
+#include "profilesdialog.h"
+#include "uitest.h"
+
+#include <QLineEdit>
+#include <QNetworkAccessManager>
+#include <QPushButton>
+#include <QSettings>
+#include <QSignalSpy>
+#include <QTest>
+#include <QUuid>
+
+using namespace sd;
+
+/// Saving a profile in the dialog, against the real Secret Service (the suite runs
+/// inside dbus-run-session with an unlocked gnome-keyring).
+class TestProfilesDialog : public QObject
+{
+    Q_OBJECT
+
+private Q_SLOTS:
+    void initTestCase();
+    void savesTheKeyInTheKeychainOnly();
+
+private:
+    QLineEdit *field(const QString &accessibleName) const;
+
+    QTemporaryDir m_configDir;
+    std::unique_ptr<ProfilesDialog> m_dialog;
+};
+
+void TestProfilesDialog::initTestCase()
+{
+    QVERIFY(m_configDir.isValid());
+    test::useTestSettings(m_configDir.path(), QStringLiteral("tst_profilesdialog"));
+}
+
+QLineEdit *TestProfilesDialog::field(const QString &accessibleName) const
+{
+    const auto edits = m_dialog->findChildren<QLineEdit *>();
+    for (QLineEdit *edit : edits) {
+        if (edit->accessibleName() == accessibleName)
+            return edit;
+    }
+    return nullptr;
+}
+
+void TestProfilesDialog::savesTheKeyInTheKeychainOnly()
+{
+    QSettings settings;
+    ProfileStore profiles(&settings);
+    KeyStore keys;
+    QNetworkAccessManager network;
+    m_dialog = std::make_unique<ProfilesDialog>(&profiles, &keys, &network);
+    m_dialog->show();
+
+    const QString key = QStringLiteral("e2b_test_key_") + QUuid::createUuid().toString(QUuid::Id128);
+    QLineEdit *name = field(QStringLiteral("Name"));
+    QLineEdit *domain = field(QStringLiteral("Domain"));
+    auto *keyEdit = m_dialog->findChild<QLineEdit *>(QStringLiteral("apiKeyEdit"));
+    QVERIFY(name && domain && keyEdit);
+    QCOMPARE(keyEdit->echoMode(), QLineEdit::Password);
+    name->setText(QStringLiteral("Team cloud"));
+    domain->setText(QStringLiteral("team.example.test"));
+    keyEdit->setText(key);
+
+    QPushButton *save = nullptr;
+    for (QPushButton *button : m_dialog->findChildren<QPushButton *>()) {
+        if (button->text() == QLatin1String("&Save"))
+            save = button;
+    }
+    QVERIFY(save);
+    QSignalSpy saved(m_dialog.get(), &ProfilesDialog::profileSaved);
+    save->click();
+    QVERIFY(saved.wait(20000));
+    const QString id = saved.first().at(0).toString();
+    const std::optional<Profile> profile = profiles.profile(id);
+    QVERIFY(profile);
+    QCOMPARE(profile->name, QStringLiteral("Team cloud"));
+    QCOMPARE(profile->domain, QStringLiteral("team.example.test"));
+    QVERIFY(profile->kind == Profile::Kind::E2B);
+    QCOMPARE(m_dialog->testResult(), QStringLiteral("Saved; the key is in the keychain."));
+    QVERIFY(keyEdit->text().isEmpty()); // not left on screen
+
+    KeyStore fresh;
+    std::unique_ptr<ReadKeyJob> read(fresh.readKey(id));
+    QVERIFY(test::runJob(read.get()));
+    QVERIFY(read->source() == KeySource::Keychain);
+    QVERIFY2(read->key() == key, "the keychain holds another key"); // never print a key
+    QVERIFY(test::settingsFileContains(id));
+    QVERIFY(!test::settingsFileContains(key));
+
+    // Leave the keyring as it was.
+    QVERIFY(test::runJob(fresh.deleteKey(id)));
+}
+
+QTEST_MAIN(TestProfilesDialog)
+#include "tst_profilesdialog.moc"
