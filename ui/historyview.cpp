@@ -172,7 +172,6 @@ CreationHistoryView::CreationHistoryView(QWidget *parent)
     m_stderr->setReadOnly(true);
     m_stderr->setTextInteractionFlags(Qt::TextSelectableByMouse | Qt::TextSelectableByKeyboard);
     m_stderr->setFont(fixed);
-    m_stderr->setLineWrapMode(QPlainTextEdit::NoWrap);
     m_stderr->setAccessibleName(tr("Gateway stderr"));
     m_stderr->setPlaceholderText(tr("No gateway output recorded."));
     auto *stderrTitle = new QLabel(tr("&Gateway stderr"), this);
