@@ -297,8 +297,8 @@ void CreationHistoryView::onCreationChanged(const QString &creationId)
     // and the list keeps its selection and scroll position.
     QTreeWidgetItem *item = m_rows.value(creationId);
     const auto record = m_journal ? m_journal->creation(creationId) : std::nullopt;
-    if (!item || !record) {
-        reload(); // a new creation, or one compacted away
+    if (!item || !record || m_rows.size() != m_journal->count()) {
+        reload(); // a new creation, or some compacted away
         return;
     }
     fillRow(item, *record);

@@ -147,6 +147,8 @@ public:
     /// An orphan of this creation was killed later (kill all orphans).
     bool recordOrphanKilled(const QString &creationId, const QString &sandboxId);
 
+    /// How many creations are known.
+    qsizetype count() const { return m_order.size(); }
     /// Every known creation, oldest first.
     QList<CreationRecord> creations() const;
     /// Every known creation, newest first (the history view).

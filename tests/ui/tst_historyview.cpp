@@ -323,6 +323,31 @@ private Q_SLOTS:
             view.list()->currentItem()->data(0, CreationHistoryView::CreationIdRole).toString(),
             m_failed);
     }
+
+    void compactionElsewhereDropsItsRows()
+    {
+        const QString path = m_dir.filePath(QStringLiteral("copy.jsonl"));
+        QVERIFY(QFile::copy(m_journal->filePath(), path));
+        CreationJournal journal(path);
+        QVERIFY(journal.open());
+        CreationHistoryView view;
+        view.setJournal(&journal);
+        QVERIFY(view.list()->topLevelItemCount() >= 2);
+        QVERIFY(view.select(m_ok));
+
+        CreationJournal other(path); // another process keeps the newest only
+        QVERIFY(other.open());
+        QVERIFY(other.compact(1));
+        journal.refresh();
+        QCOMPARE(view.list()->topLevelItemCount(), 1);
+        QCOMPARE(view.list()->topLevelItem(0)->data(0, CreationHistoryView::CreationIdRole),
+            QVariant(other.history().constFirst().creationId));
+        // The selected one is gone, and so is its detail.
+        QVERIFY(!view.select(m_ok));
+        QCOMPARE(view.timeline()->topLevelItemCount(), 0);
+        QVERIFY(view.select(other.history().constFirst().creationId));
+        QVERIFY(view.timeline()->topLevelItemCount() > 0);
+    }
 };
 
 QTEST_MAIN(TestHistoryView)
