@@ -30,8 +30,10 @@ namespace sd {
 
 namespace {
 
-const char *const actionOptions[]
-    = { "--list", "--orphans", "--kill-orphans", "--create", "--kill", "--history" };
+// Any of these selects the command-line mode; help and version belong to it too, so
+// they work on a machine without a display.
+const char *const commandLineOptions[] = { "--list", "--orphans", "--kill-orphans", "--create",
+    "--kill", "--history", "--help", "-h", "--help-all", "--version", "-v" };
 
 int signalFds[2] = { -1, -1 };
 
@@ -133,7 +135,7 @@ bool isCommandLineMode(int argc, char **argv)
 {
     for (int i = 1; i < argc; ++i) {
         const QByteArray arg(argv[i]);
-        for (const char *option : actionOptions) {
+        for (const char *option : commandLineOptions) {
             if (arg == option)
                 return true;
         }
@@ -156,6 +158,7 @@ CommandLine::CommandLine(QObject *parent)
 {
     m_parser.setApplicationDescription(tr("Sandbox Desk: E2B sandboxes without a window."));
     m_parser.addHelpOption();
+    m_parser.addVersionOption();
     m_parser.addOptions({
         { QStringLiteral("list"), tr("List every sandbox (running and paused), orphans flagged.") },
         { QStringLiteral("orphans"),
@@ -213,8 +216,14 @@ bool CommandLine::parse(const QStringList &arguments)
         m_exitCode = Usage;
         return false;
     }
-    if (m_parser.isSet(QStringLiteral("help"))) {
+    if (m_parser.isSet(QStringLiteral("help")) || m_parser.isSet(QStringLiteral("help-all"))) {
         QTextStream(stdout) << m_parser.helpText();
+        m_exitCode = Success;
+        return false;
+    }
+    if (m_parser.isSet(QStringLiteral("version"))) {
+        QTextStream(stdout) << QCoreApplication::applicationName() << ' '
+                            << QCoreApplication::applicationVersion() << '\n';
         m_exitCode = Success;
         return false;
     }

@@ -8,6 +8,7 @@ int main(int argc, char **argv)
     // Fixes where settings and the creation journal live, for both modes.
     QCoreApplication::setOrganizationName(QStringLiteral("sandbox-desk"));
     QCoreApplication::setApplicationName(QStringLiteral("sandbox-desk"));
+    QCoreApplication::setApplicationVersion(QStringLiteral(SANDBOX_DESK_VERSION));
     if (sd::isCommandLineMode(argc, argv)) {
         // No display needed: the command-line mode never creates a widget.
         QCoreApplication app(argc, argv);

@@ -7,6 +7,7 @@
 #include <QJsonArray>
 #include <QJsonObject>
 #include <QProcess>
+#include <QRegularExpression>
 #include <QTemporaryDir>
 
 using namespace sd;
@@ -281,6 +282,32 @@ private Q_SLOTS:
                     .toString()
                     .contains(QLatin1String("projectId")));
         QVERIFY(m_backend.listIds().isEmpty());
+    }
+
+    // Help and version are command-line mode: they must work where no display exists.
+    void helpAndVersionNeedNoDisplay()
+    {
+        for (const char *option : { "--help", "--version" }) {
+            QProcess process;
+            process.setProgram(sd::test::LocalBackend::binary(QStringLiteral("sandbox-desk")));
+            process.setArguments({ QString::fromLatin1(option) });
+            QProcessEnvironment env = environment();
+            for (const char *name : { "QT_QPA_PLATFORM", "DISPLAY", "WAYLAND_DISPLAY" })
+                env.remove(QString::fromLatin1(name));
+            process.setProcessEnvironment(env);
+            process.start();
+            QVERIFY(process.waitForFinished(60000));
+            QCOMPARE(process.exitStatus(), QProcess::NormalExit);
+            QCOMPARE(process.exitCode(), 0);
+            const QString out = QString::fromUtf8(process.readAllStandardOutput());
+            if (qstrcmp(option, "--help") == 0) {
+                QVERIFY2(out.contains(QLatin1String("--kill-orphans")), qPrintable(out));
+            } else {
+                QVERIFY2(out.startsWith(QLatin1String("sandbox-desk ")), qPrintable(out));
+                QVERIFY2(out.contains(QRegularExpression(QStringLiteral("\\d+\\.\\d+\\.\\d+"))),
+                         qPrintable(out));
+            }
+        }
     }
 
     void unreachableOrRefusedExits4()

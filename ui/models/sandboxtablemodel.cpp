@@ -104,10 +104,16 @@ int SandboxTableModel::columnCount(const QModelIndex &parent) const
     return parent.isValid() ? 0 : ColumnCount;
 }
 
+int SandboxTableModel::rowOf(const QString &sandboxId) const
+{
+    const Row *row = m_rowById.value(sandboxId);
+    return row ? row->number : -1;
+}
+
 const Sandbox *SandboxTableModel::sandbox(const QString &sandboxId) const
 {
-    const int row = rowOf(sandboxId);
-    return row < 0 ? nullptr : m_rows[size_t(row)].get();
+    const Row *row = m_rowById.value(sandboxId);
+    return row ? &row->sandbox : nullptr;
 }
 
 std::optional<OrphanFlag> SandboxTableModel::orphanFlag(const QString &sandboxId) const
@@ -129,7 +135,8 @@ SandboxTableModel::DisplayState SandboxTableModel::displayState(int row) const
 int SandboxTableModel::count(DisplayState state) const
 {
     int n = 0;
-    for (const auto &s : m_rows) {
+    for (const auto &row : m_rows) {
+        const Sandbox *s = &row->sandbox;
         switch (state) {
         case DisplayState::Running:
             n += s->state == SandboxState::Running;
@@ -148,9 +155,9 @@ int SandboxTableModel::count(DisplayState state) const
 QStringList SandboxTableModel::orphanIds() const
 {
     QStringList ids;
-    for (const auto &s : m_rows) {
-        if (m_orphans.contains(s->sandboxId))
-            ids.append(s->sandboxId);
+    for (const auto &row : m_rows) {
+        if (m_orphans.contains(row->sandbox.sandboxId))
+            ids.append(row->sandbox.sandboxId);
     }
     return ids;
 }
@@ -357,69 +364,100 @@ QVariant SandboxTableModel::headerData(int section, Qt::Orientation orientation,
 
 void SandboxTableModel::setSandboxes(const QList<Sandbox> &sandboxes)
 {
-    QHash<QString, qsizetype> incoming;
-    incoming.reserve(sandboxes.size());
-    for (qsizetype i = 0; i < sandboxes.size(); ++i)
-        incoming.insert(sandboxes.at(i).sandboxId, i);
-
-    // Rows that are gone, removed bottom-up in contiguous ranges so the row numbers
-    // still to be removed stay valid.
-    QList<int> gone;
-    for (size_t row = 0; row < m_rows.size(); ++row) {
-        if (!incoming.contains(m_rows[row]->sandboxId))
-            gone.append(int(row));
-    }
-    for (qsizetype end = gone.size() - 1; end >= 0;) {
-        qsizetype start = end;
-        while (start > 0 && gone.at(start - 1) == gone.at(start) - 1)
-            --start;
-        beginRemoveRows({}, gone.at(start), gone.at(end));
-        m_rows.erase(m_rows.begin() + gone.at(start), m_rows.begin() + gone.at(end) + 1);
-        endRemoveRows();
-        end = start - 1;
-    }
-    if (!gone.isEmpty())
-        rebuildIndex();
-
-    // Rows that changed. Each contiguous range is replaced and announced before the
-    // next one is touched: a sorting proxy re-inserts the announced rows by binary
-    // search, which needs every other row to still hold what it last announced.
-    QList<std::pair<int, qsizetype>> changed; // (row, index in `sandboxes`)
+    // One ID lookup per incoming sandbox. `source[row]` is where that row's new value
+    // is in `sandboxes` (-1: gone); a duplicate ID in one answer counts once, the last
+    // one winning, as it does for new IDs through `addedAt`.
+    std::vector<qsizetype> source(m_rows.size(), -1);
     QList<qsizetype> added;
+    QHash<QString, qsizetype> addedAt; // new ID -> its place in `added`
     for (qsizetype i = 0; i < sandboxes.size(); ++i) {
-        const Sandbox &s = sandboxes.at(i);
-        const auto it = m_rowById.constFind(s.sandboxId);
-        if (it == m_rowById.constEnd()) {
-            // A duplicate ID in one answer counts once (the last one wins via `incoming`).
-            if (incoming.value(s.sandboxId) == i)
-                added.append(i);
-            continue;
+        const QString &id = sandboxes.at(i).sandboxId;
+        if (const Row *row = m_rowById.value(id)) {
+            source[size_t(row->number)] = i;
+        } else if (const auto it = addedAt.constFind(id); it != addedAt.constEnd()) {
+            added[*it] = i;
+        } else {
+            addedAt.insert(id, added.size());
+            added.append(i);
         }
-        if (incoming.value(s.sandboxId) == i && !(*m_rows[size_t(*it)] == s))
-            changed.append({*it, i});
     }
-    std::sort(changed.begin(), changed.end());
+
+    std::vector<bool> gone(m_rows.size());
+    QList<std::pair<const Row *, qsizetype>> changed; // (row, index in `sandboxes`)
+    bool anyGone = false;
+    for (size_t row = 0; row < m_rows.size(); ++row) {
+        if (source[row] < 0)
+            gone[row] = anyGone = true;
+        else if (!(m_rows[row]->sandbox == sandboxes.at(source[row])))
+            changed.append({m_rows[row].get(), source[row]});
+    }
+
+    if (anyGone)
+        removeRows(gone);
+    applyChanges(changed, sandboxes);
+    appendRows(added, sandboxes);
+    updateCountdown();
+}
+
+void SandboxTableModel::applyChanges(
+    const QList<std::pair<const Row *, qsizetype>> &changedRows, const QList<Sandbox> &sandboxes)
+{
+    // In row order (the removals are done, so numbers are final); already sorted, as
+    // setSandboxes() collects them walking the rows.
+    QList<std::pair<int, qsizetype>> changed;
+    changed.reserve(changedRows.size());
+    for (const auto &[row, i] : changedRows)
+        changed.append({row->number, i});
+
+    // Each contiguous range is replaced and announced before the next one is
+    // touched: a sorting proxy re-inserts the announced rows by binary search, which
+    // needs every other row to still hold what it last announced.
     for (qsizetype start = 0; start < changed.size();) {
         qsizetype end = start;
         while (end + 1 < changed.size() && changed.at(end + 1).first == changed.at(end).first + 1)
             ++end;
         for (qsizetype k = start; k <= end; ++k)
-            *m_rows[size_t(changed.at(k).first)] = sandboxes.at(changed.at(k).second);
+            m_rows[size_t(changed.at(k).first)]->sandbox = sandboxes.at(changed.at(k).second);
         Q_EMIT dataChanged(index(changed.at(start).first, 0), index(changed.at(end).first, ColumnCount - 1));
         start = end + 1;
     }
+}
 
-    if (!added.isEmpty()) {
-        const int first = int(m_rows.size());
-        beginInsertRows({}, first, first + int(added.size()) - 1);
-        m_rows.reserve(m_rows.size() + size_t(added.size()));
-        for (qsizetype i : added) {
-            m_rowById.insert(sandboxes.at(i).sandboxId, int(m_rows.size()));
-            m_rows.push_back(std::make_unique<Sandbox>(sandboxes.at(i)));
-        }
-        endInsertRows();
+void SandboxTableModel::removeRows(const std::vector<bool> &gone)
+{
+    // Bottom-up in contiguous ranges, so the row numbers still to be removed stay
+    // valid; the survivors are renumbered once at the end.
+    int first = int(gone.size());
+    for (int end = int(gone.size()) - 1; end >= 0; --end) {
+        if (!gone[size_t(end)])
+            continue;
+        int start = end;
+        while (start > 0 && gone[size_t(start - 1)])
+            --start;
+        beginRemoveRows({}, start, end);
+        for (int row = start; row <= end; ++row)
+            m_rowById.remove(m_rows[size_t(row)]->sandbox.sandboxId);
+        m_rows.erase(m_rows.begin() + start, m_rows.begin() + end + 1);
+        endRemoveRows();
+        first = start;
+        end = start;
     }
-    updateCountdown();
+    renumberFrom(first);
+}
+
+void SandboxTableModel::appendRows(const QList<qsizetype> &added, const QList<Sandbox> &sandboxes)
+{
+    if (added.isEmpty())
+        return;
+    const int first = int(m_rows.size());
+    beginInsertRows({}, first, first + int(added.size()) - 1);
+    m_rows.reserve(m_rows.size() + size_t(added.size()));
+    for (qsizetype i : added) {
+        auto row = std::make_unique<Row>(Row { sandboxes.at(i), int(m_rows.size()) });
+        m_rowById.insert(row->sandbox.sandboxId, row.get());
+        m_rows.push_back(std::move(row));
+    }
+    endInsertRows();
 }
 
 void SandboxTableModel::setOrphanFlags(const QHash<QString, OrphanFlag> &flags)
@@ -447,7 +485,7 @@ void SandboxTableModel::setOrphanFlags(const QHash<QString, OrphanFlag> &flags)
         while (end + 1 < rows.size() && rows.at(end + 1) == rows.at(end) + 1)
             ++end;
         for (qsizetype k = start; k <= end; ++k) {
-            const QString &id = m_rows[size_t(rows.at(k))]->sandboxId;
+            const QString &id = m_rows[size_t(rows.at(k))]->sandbox.sandboxId;
             if (const auto flag = flags.constFind(id); flag != flags.constEnd())
                 m_orphans.insert(id, *flag);
             else
@@ -490,12 +528,10 @@ void SandboxTableModel::tick()
                        {Qt::DisplayRole, Qt::ForegroundRole, Qt::AccessibleTextRole});
 }
 
-void SandboxTableModel::rebuildIndex()
+void SandboxTableModel::renumberFrom(int first)
 {
-    m_rowById.clear();
-    m_rowById.reserve(qsizetype(m_rows.size()));
-    for (size_t row = 0; row < m_rows.size(); ++row)
-        m_rowById.insert(m_rows[row]->sandboxId, int(row));
+    for (size_t row = size_t(first); row < m_rows.size(); ++row)
+        m_rows[row]->number = int(row);
 }
 
 void SandboxTableModel::updateCountdown()

@@ -77,8 +77,11 @@ public:
     void setStale(bool stale);
     bool isStale() const { return m_stale; }
 
-    int rowOf(const QString &sandboxId) const { return m_rowById.value(sandboxId, -1); }
-    const Sandbox &sandboxAt(int row) const { return *m_rows[size_t(row)]; }
+    /// -1 when the ID is not listed. While rows are being removed (inside the
+    /// rowsAboutToBeRemoved/rowsRemoved signals) the numbers of later rows are stale;
+    /// sandbox() is exact at all times.
+    int rowOf(const QString &sandboxId) const;
+    const Sandbox &sandboxAt(int row) const { return m_rows[size_t(row)]->sandbox; }
     /// nullptr when the ID is not listed.
     const Sandbox *sandbox(const QString &sandboxId) const;
     std::optional<OrphanFlag> orphanFlag(const QString &sandboxId) const;
@@ -102,12 +105,24 @@ public:
     static QString formatDuration(qint64 seconds);
 
 private:
-    void rebuildIndex();
+    // A row knows its own number, so the ID index maps to rows, not to numbers, and
+    // renumbering after a removal walks the vector instead of rehashing every ID.
+    struct Row
+    {
+        Sandbox sandbox;
+        int number = 0;
+    };
+
+    void removeRows(const std::vector<bool> &gone);
+    void applyChanges(const QList<std::pair<const Row *, qsizetype>> &changedRows,
+                      const QList<Sandbox> &sandboxes);
+    void appendRows(const QList<qsizetype> &added, const QList<Sandbox> &sandboxes);
+    void renumberFrom(int first);
     void updateCountdown();
 
     // Pointers, so removing scattered rows from 10,000 moves pointers, not values.
-    std::vector<std::unique_ptr<Sandbox>> m_rows;
-    QHash<QString, int> m_rowById;
+    std::vector<std::unique_ptr<Row>> m_rows;
+    QHash<QString, Row *> m_rowById;
     QHash<QString, OrphanFlag> m_orphans;
     std::function<QDateTime()> m_clock;
     QTimer m_countdown;
