@@ -2,17 +2,22 @@
 
 #include "journal/creationjournal.h"
 
-#include <QApplication>
+#include <QAction>
 #include <QClipboard>
 #include <QFontDatabase>
+#include <QGuiApplication>
 #include <QHBoxLayout>
 #include <QHeaderView>
+#include <QKeyEvent>
 #include <QLabel>
 #include <QLineEdit>
 #include <QLocale>
 #include <QPlainTextEdit>
 #include <QPushButton>
+#include <QSignalBlocker>
 #include <QSplitter>
+#include <QStyle>
+#include <QToolButton>
 #include <QTreeWidget>
 #include <QVBoxLayout>
 
@@ -20,21 +25,104 @@ namespace sd {
 
 namespace {
 
-constexpr int kCreationIdRole = Qt::UserRole + 1;
+/// Readable on light and dark palettes alike.
+QColor failedColor() { return QColor(0xd6, 0x3b, 0x3b); }
+constexpr int maxMarkedMatches = 1000;
 
-QString durationText(const CreationRecord &r)
+/// "0.36 s", "12.3 s", "4 min 05 s": short enough for a column, exact enough to compare.
+QString durationText(qint64 ms)
 {
-    if (!r.isFinished())
-        return CreationHistoryView::tr("unfinished");
-    const qint64 ms = r.startedAt.msecsTo(r.finishedAt);
-    return ms < 10000 ? CreationHistoryView::tr("%1 s").arg(QLocale().toString(ms / 1000.0, 'f', 1))
-                      : CreationHistoryView::tr("%1 s").arg(ms / 1000);
+    if (ms < 10000)
+        return CreationHistoryView::tr("%1 s").arg(QLocale().toString(ms / 1000.0, 'f', 2));
+    if (ms < 60000)
+        return CreationHistoryView::tr("%1 s").arg(QLocale().toString(ms / 1000.0, 'f', 1));
+    const qint64 seconds = ms / 1000;
+    return CreationHistoryView::tr("%1 min %2 s")
+        .arg(seconds / 60)
+        .arg(seconds % 60, 2, 10, QLatin1Char('0'));
 }
 
-bool isFailure(CreationState state)
+QString durationText(const CreationRecord &r, bool active)
 {
-    return state == CreationState::RolledBack || state == CreationState::RollbackFailed
-           || state == CreationState::Rejected || state == CreationState::Cancelled;
+    if (!r.isFinished())
+        return active ? CreationHistoryView::tr("running") : CreationHistoryView::tr("unfinished");
+    return durationText(r.startedAt.msecsTo(r.finishedAt));
+}
+
+/// A time of day to the millisecond, with the date when it is not `day`.
+QString stepTime(const QDateTime &time, const QDate &day)
+{
+    if (!time.isValid())
+        return CreationHistoryView::tr("unknown");
+    const QDateTime local = time.toLocalTime();
+    return local.date() == day ? local.toString(QStringLiteral("HH:mm:ss.zzz"))
+                               : local.toString(QStringLiteral("yyyy-MM-dd HH:mm:ss.zzz"));
+}
+
+QString rollbackText(const RollbackReport &report)
+{
+    QString text;
+    switch (report.outcome) {
+    case RollbackOutcome::Killed:
+        text = CreationHistoryView::tr("the sandbox was removed");
+        break;
+    case RollbackOutcome::AlreadyGone:
+        text = CreationHistoryView::tr("the sandbox was already gone");
+        break;
+    case RollbackOutcome::Failed:
+        text = CreationHistoryView::tr("the sandbox could not be removed");
+        break;
+    }
+    // The job's own sentence says more (an ambiguous allocation's search) when it has one.
+    if (!report.summary.isEmpty())
+        text = report.summary;
+    text = CreationHistoryView::tr("%1 (attempts: %2)").arg(text).arg(report.attempts);
+    if (!report.error.isEmpty())
+        text += CreationHistoryView::tr("; last error: %1").arg(report.error);
+    return text;
+}
+
+QString orphanText(OrphanReason reason)
+{
+    switch (reason) {
+    case OrphanReason::RollbackFailed:
+        return CreationHistoryView::tr(
+            "The sandbox may still be running: the orphan list flags it (rollback failed).");
+    case OrphanReason::LostResponse:
+        return CreationHistoryView::tr(
+            "The server may have created a sandbox it never named: the orphan list looks for "
+            "it by its creation tag (lost response).");
+    case OrphanReason::Interrupted:
+    case OrphanReason::GatewayDown:
+        break;
+    }
+    return CreationHistoryView::tr("The orphan list flags what is left (%1).")
+        .arg(toString(reason));
+}
+
+QString stepText(const CreationStep &step)
+{
+    switch (step.kind) {
+    case CreationStep::Kind::State:
+        return displayName(step.state);
+    case CreationStep::Kind::SandboxKnown:
+        return CreationHistoryView::tr("Sandbox allocated");
+    case CreationStep::Kind::Found:
+        return step.detail.isEmpty()
+            ? CreationHistoryView::tr("Search by creation tag found nothing")
+            : CreationHistoryView::tr("Search by creation tag found sandboxes");
+    case CreationStep::Kind::GatewayOutput:
+        return CreationHistoryView::tr("Gateway start ended; its output was recorded");
+    case CreationStep::Kind::OrphanKilled:
+        return CreationHistoryView::tr("Removed later as an orphan");
+    }
+    return {};
+}
+
+void setForeground(QTreeWidgetItem *item, const QBrush &brush)
+{
+    for (int column = 0; column < item->columnCount(); ++column)
+        item->setForeground(column, brush);
 }
 
 } // namespace
@@ -43,61 +131,129 @@ CreationHistoryView::CreationHistoryView(QWidget *parent)
     : QWidget(parent)
     , m_list(new QTreeWidget(this))
     , m_summary(new QLabel(this))
+    , m_timeline(new QTreeWidget(this))
     , m_stderr(new QPlainTextEdit(this))
     , m_search(new QLineEdit(this))
+    , m_searchStatus(new QLabel(this))
 {
     setObjectName(QStringLiteral("historyView"));
     setAccessibleName(tr("Creations history"));
+    const QFont fixed = QFontDatabase::systemFont(QFontDatabase::FixedFont);
+
     m_list->setObjectName(QStringLiteral("historyList"));
     m_list->setAccessibleName(tr("Creations, newest first"));
     m_list->setRootIsDecorated(false);
     m_list->setUniformRowHeights(true);
     m_list->setAlternatingRowColors(true);
-    m_list->setHeaderLabels({tr("Time"), tr("Template"), tr("MCP servers"), tr("Sandbox"), tr("Result"), tr("Duration")});
+    m_list->setHeaderLabels({ tr("Time"), tr("Template"), tr("MCP servers"), tr("Sandbox"),
+        tr("Result"), tr("Duration") });
     m_list->header()->setStretchLastSection(false);
     m_list->header()->setSectionResizeMode(2, QHeaderView::Stretch);
     connect(m_list, &QTreeWidget::currentItemChanged, this, &CreationHistoryView::showSelected);
 
+    m_summary->setObjectName(QStringLiteral("historySummary"));
     m_summary->setWordWrap(true);
+    m_summary->setTextFormat(Qt::RichText);
     m_summary->setTextInteractionFlags(Qt::TextSelectableByMouse | Qt::TextSelectableByKeyboard);
     m_summary->setAccessibleName(tr("Creation outcome"));
+    m_summary->setAlignment(Qt::AlignTop | Qt::AlignLeft);
+
+    m_timeline->setObjectName(QStringLiteral("historyTimeline"));
+    m_timeline->setAccessibleName(tr("State timeline of the selected creation"));
+    m_timeline->setRootIsDecorated(false);
+    m_timeline->setUniformRowHeights(true);
+    m_timeline->setSelectionMode(QAbstractItemView::SingleSelection);
+    m_timeline->setHeaderLabels({ tr("Step"), tr("Time"), tr("Since previous"), tr("Detail") });
+    m_timeline->header()->setStretchLastSection(true);
+    auto *timelineTitle = new QLabel(tr("&Timeline"), this);
+    timelineTitle->setBuddy(m_timeline);
+
+    m_stderr->setObjectName(QStringLiteral("historyStderr"));
     m_stderr->setReadOnly(true);
-    m_stderr->setFont(QFontDatabase::systemFont(QFontDatabase::FixedFont));
+    m_stderr->setTextInteractionFlags(Qt::TextSelectableByMouse | Qt::TextSelectableByKeyboard);
+    m_stderr->setFont(fixed);
     m_stderr->setAccessibleName(tr("Gateway stderr"));
     m_stderr->setPlaceholderText(tr("No gateway output recorded."));
+    auto *stderrTitle = new QLabel(tr("&Gateway stderr"), this);
+    stderrTitle->setBuddy(m_stderr);
+
+    m_search->setObjectName(QStringLiteral("historySearch"));
     m_search->setPlaceholderText(tr("Search the output (Enter: next, Shift+Enter: previous)"));
     m_search->setAccessibleName(tr("Search the gateway output"));
     m_search->setClearButtonEnabled(true);
-    connect(m_search, &QLineEdit::returnPressed, this, [this] {
-        find(QApplication::keyboardModifiers() & Qt::ShiftModifier);
+    m_search->installEventFilter(this);
+    connect(m_search, &QLineEdit::textChanged, this, [this] {
+        markMatches();
+        if (!m_search->text().isEmpty()) {
+            // Search as you type, from the top.
+            m_stderr->moveCursor(QTextCursor::Start);
+            find(false);
+        }
     });
-    auto *copy = new QPushButton(tr("Copy output"), this);
-    copy->setAccessibleName(tr("Copy the gateway output"));
-    connect(copy, &QPushButton::clicked, this, [this] { QGuiApplication::clipboard()->setText(m_stderr->toPlainText()); });
+    m_searchStatus->setObjectName(QStringLiteral("historySearchStatus"));
+    m_searchStatus->setAccessibleName(tr("Search result"));
 
-    auto *detail = new QWidget(this);
-    auto *detailLayout = new QVBoxLayout(detail);
-    detailLayout->setContentsMargins(0, 0, 0, 0);
-    detailLayout->addWidget(m_summary);
+    const auto addButton = [this](const QString &text, const QString &accessible,
+                               QStyle::StandardPixmap icon, QKeySequence::StandardKey key) {
+        auto *action = new QAction(style()->standardIcon(icon), text, this);
+        action->setShortcut(key);
+        action->setShortcutContext(Qt::WidgetWithChildrenShortcut);
+        action->setToolTip(
+            tr("%1 (%2)").arg(accessible, action->shortcut().toString(QKeySequence::NativeText)));
+        addAction(action);
+        auto *button = new QToolButton(this);
+        button->setDefaultAction(action);
+        button->setAccessibleName(accessible);
+        return button;
+    };
+    QToolButton *previous = addButton(tr("Previous"), tr("Find the previous match"),
+        QStyle::SP_ArrowUp, QKeySequence::FindPrevious);
+    connect(previous->defaultAction(), &QAction::triggered, this, [this] { find(true); });
+    QToolButton *next = addButton(
+        tr("Next"), tr("Find the next match"), QStyle::SP_ArrowDown, QKeySequence::FindNext);
+    connect(next->defaultAction(), &QAction::triggered, this, [this] { find(false); });
+    auto *copy = new QPushButton(tr("&Copy output"), this);
+    copy->setObjectName(QStringLiteral("historyCopy"));
+    copy->setAccessibleName(tr("Copy the gateway output"));
+    copy->setToolTip(tr("Copies the whole gateway stderr of the selected creation"));
+    connect(copy, &QPushButton::clicked, this,
+        [this] { QGuiApplication::clipboard()->setText(m_stderr->toPlainText()); });
+
+    auto *top = new QWidget(this);
+    auto *topLayout = new QVBoxLayout(top);
+    topLayout->setContentsMargins(0, 0, 0, 0);
+    topLayout->addWidget(m_summary);
+    topLayout->addWidget(timelineTitle);
+    topLayout->addWidget(m_timeline, 1);
+
+    auto *bottom = new QWidget(this);
+    auto *bottomLayout = new QVBoxLayout(bottom);
+    bottomLayout->setContentsMargins(0, 0, 0, 0);
     auto *searchRow = new QHBoxLayout;
+    searchRow->addWidget(stderrTitle);
     searchRow->addWidget(m_search, 1);
+    searchRow->addWidget(m_searchStatus);
+    searchRow->addWidget(previous);
+    searchRow->addWidget(next);
     searchRow->addWidget(copy);
-    detailLayout->addLayout(searchRow);
-    detailLayout->addWidget(m_stderr, 1);
+    bottomLayout->addLayout(searchRow);
+    bottomLayout->addWidget(m_stderr, 1);
+
+    auto *detail = new QSplitter(Qt::Vertical, this);
+    detail->addWidget(top);
+    detail->addWidget(bottom);
+    detail->setStretchFactor(0, 3);
+    detail->setStretchFactor(1, 2);
+    detail->setChildrenCollapsible(false);
 
     auto *splitter = new QSplitter(Qt::Horizontal, this);
     splitter->addWidget(m_list);
     splitter->addWidget(detail);
-    splitter->setStretchFactor(0, 3);
-    splitter->setStretchFactor(1, 2);
+    splitter->setStretchFactor(0, 1);
+    splitter->setStretchFactor(1, 1);
     auto *layout = new QVBoxLayout(this);
     layout->setContentsMargins(0, 0, 0, 0);
     layout->addWidget(splitter);
-
-    // Several records of one creation arrive in a burst; redraw once.
-    m_reloadLater.setSingleShot(true);
-    m_reloadLater.setInterval(100);
-    connect(&m_reloadLater, &QTimer::timeout, this, &CreationHistoryView::reload);
 }
 
 void CreationHistoryView::setJournal(CreationJournal *journal)
@@ -106,94 +262,262 @@ void CreationHistoryView::setJournal(CreationJournal *journal)
         m_journal->disconnect(this);
     m_journal = journal;
     if (m_journal)
-        connect(m_journal, &CreationJournal::creationChanged, this, [this] { m_reloadLater.start(); });
+        connect(m_journal, &CreationJournal::creationChanged, this,
+            &CreationHistoryView::onCreationChanged);
     reload();
 }
 
 void CreationHistoryView::reload()
 {
-    const QString current = m_list->currentItem() ? m_list->currentItem()->data(0, kCreationIdRole).toString() : QString();
+    const QString current = m_list->currentItem()
+        ? m_list->currentItem()->data(0, CreationIdRole).toString()
+        : QString();
+    // One showSelected() at the end: clearing on the way must not reset the detail
+    // (and the reader's place in the output) of a creation that is still there.
+    const QSignalBlocker blocker(m_list);
     m_list->clear();
-    if (!m_journal) {
-        showSelected();
-        return;
-    }
-    const QColor failed(0xd6, 0x3b, 0x3b);
-    QTreeWidgetItem *select = nullptr;
-    for (const CreationRecord &r : m_journal->history()) {
-        auto *item = new QTreeWidgetItem(m_list);
-        item->setData(0, kCreationIdRole, r.creationId);
-        const QDateTime started = r.startedAt.toLocalTime();
-        item->setText(0, started.date() == QDate::currentDate() ? started.time().toString(QStringLiteral("HH:mm:ss"))
-                                                                : started.toString(QStringLiteral("yyyy-MM-dd HH:mm")));
-        item->setToolTip(0, QLocale().toString(started, QLocale::LongFormat));
-        item->setText(1, r.templateId);
-        item->setText(2, r.mcpServers.join(QStringLiteral(", ")));
-        item->setText(3, r.sandboxId);
-        item->setFont(3, QFontDatabase::systemFont(QFontDatabase::FixedFont));
-        item->setText(4, r.isFinished() ? displayName(r.state) : tr("unfinished (%1)").arg(displayName(r.state)));
-        item->setText(5, durationText(r));
-        if (isFailure(r.state) || !r.isFinished()) {
-            for (int column = 0; column < m_list->columnCount(); ++column)
-                item->setForeground(column, failed);
+    m_rows.clear();
+    if (m_journal) {
+        for (const CreationRecord &r : m_journal->history()) {
+            auto *item = new QTreeWidgetItem(m_list);
+            fillRow(item, r);
+            m_rows.insert(r.creationId, item);
         }
-        if (r.creationId == current)
-            select = item;
     }
-    for (int column : {0, 1, 3, 4, 5})
+    for (int column : { 0, 1, 3, 4, 5 })
         m_list->resizeColumnToContents(column);
-    if (select)
+    if (QTreeWidgetItem *select = m_rows.value(current))
         m_list->setCurrentItem(select);
     showSelected();
+}
+
+void CreationHistoryView::onCreationChanged(const QString &creationId)
+{
+    // One row by id, at once: the row is right when the job's finished() arrives,
+    // and the list keeps its selection and scroll position.
+    QTreeWidgetItem *item = m_rows.value(creationId);
+    const auto record = m_journal ? m_journal->creation(creationId) : std::nullopt;
+    if (!item || !record || m_rows.size() != m_journal->count()) {
+        reload(); // a new creation, or some compacted away
+        return;
+    }
+    fillRow(item, *record);
+    if (m_list->currentItem() == item)
+        showSelected();
+}
+
+void CreationHistoryView::fillRow(QTreeWidgetItem *item, const CreationRecord &r)
+{
+    const bool active = m_journal && m_journal->isActive(r.creationId);
+    item->setData(0, CreationIdRole, r.creationId);
+    const QDateTime started = r.startedAt.toLocalTime();
+    item->setText(0,
+        started.date() == QDate::currentDate()
+            ? started.time().toString(QStringLiteral("HH:mm:ss"))
+            : started.toString(QStringLiteral("yyyy-MM-dd HH:mm")));
+    item->setToolTip(0, QLocale().toString(started, QLocale::LongFormat));
+    item->setText(1, r.templateId);
+    item->setText(2, r.mcpServers.join(QStringLiteral(", ")));
+    item->setToolTip(2, item->text(2));
+    item->setText(3, r.sandboxId);
+    item->setFont(3, QFontDatabase::systemFont(QFontDatabase::FixedFont));
+    if (r.isFinished())
+        item->setText(4, displayName(r.state));
+    else
+        item->setText(
+            4, (active ? tr("running (%1)") : tr("unfinished (%1)")).arg(displayName(r.state)));
+    item->setText(5, durationText(r, active));
+    const bool failed = r.hasFailed() || (!r.isFinished() && !active);
+    item->setData(0, FailedRole, failed);
+    setForeground(item, failed ? QBrush(failedColor()) : QBrush());
+    item->setData(
+        4, Qt::AccessibleTextRole, failed ? tr("%1 (failed)").arg(item->text(4)) : QVariant());
+}
+
+bool CreationHistoryView::select(const QString &creationId)
+{
+    QTreeWidgetItem *item = m_rows.value(creationId);
+    if (item)
+        m_list->setCurrentItem(item);
+    return item;
 }
 
 void CreationHistoryView::showSelected()
 {
     QTreeWidgetItem *item = m_list->currentItem();
-    const auto record = item && m_journal ? m_journal->creation(item->data(0, kCreationIdRole).toString())
-                                          : std::nullopt;
+    const auto record = item && m_journal
+        ? m_journal->creation(item->data(0, CreationIdRole).toString())
+        : std::nullopt;
     if (!record) {
-        m_summary->setText(m_list->topLevelItemCount() == 0 ? tr("No creations recorded yet.")
-                                                            : tr("Select a creation to see how it went."));
+        m_summary->setText(m_list->topLevelItemCount() == 0
+                ? tr("No creations recorded yet.")
+                : tr("Select a creation to see how it went."));
+        m_timeline->clear();
         m_stderr->clear();
+        m_shownCreation.clear();
+        markMatches();
         return;
     }
+    const CreationRecord &r = *record;
+    const bool active = m_journal->isActive(r.creationId);
+    const QLocale locale;
     QStringList lines;
-    lines << tr("<b>Creation %1</b>").arg(record->creationId.toHtmlEscaped());
-    lines << tr("Started %1; %2.")
-                 .arg(QLocale().toString(record->startedAt.toLocalTime(), QLocale::LongFormat),
-                      record->isFinished() ? tr("ended %1 as %2")
-                                                 .arg(QLocale().toString(record->finishedAt.toLocalTime(), QLocale::LongFormat),
-                                                      displayName(record->state))
-                                           : tr("never finished (last step: %1)").arg(displayName(record->state)));
-    if (!record->sandboxId.isEmpty())
-        lines << tr("Sandbox: %1").arg(record->sandboxId.toHtmlEscaped());
-    if (!record->error.isEmpty())
-        lines << tr("<span style=\"color:#d63b3b\">Error: %1</span>").arg(record->error.toHtmlEscaped());
-    if (record->rollback)
-        lines << tr("Rollback: %1").arg((record->rollback->summary.isEmpty() ? toString(record->rollback->outcome)
-                                                                             : record->rollback->summary)
-                                            .toHtmlEscaped());
-    if (!record->orphansKilled.isEmpty())
-        lines << tr("Orphans killed later: %1").arg(record->orphansKilled.join(QStringLiteral(", ")).toHtmlEscaped());
+    lines << tr("<b>Creation %1</b>").arg(r.creationId.toHtmlEscaped());
+    lines << tr("Template %1; MCP servers: %2; timeout %3 s.")
+                 .arg(r.templateId.toHtmlEscaped(),
+                     r.hasMcp() ? r.mcpServers.join(QStringLiteral(", ")).toHtmlEscaped()
+                                : tr("none"))
+                 .arg(r.timeoutSeconds);
+    const QString started = locale.toString(r.startedAt.toLocalTime(), QLocale::LongFormat);
+    if (r.isFinished())
+        lines << tr("Started %1; ended as %2 after %3.")
+                     .arg(started, displayName(r.state), durationText(r, active));
+    else if (active)
+        lines << tr("Started %1; running (now: %2).").arg(started, displayName(r.state));
+    else
+        lines << tr("Started %1; never finished (last step: %2). The app was closed, killed or "
+                    "crashed, or another process still runs it.")
+                     .arg(started, displayName(r.state));
+    if (!r.sandboxId.isEmpty())
+        lines << tr("Sandbox: <tt>%1</tt>").arg(r.sandboxId.toHtmlEscaped());
+    if (!r.error.isEmpty())
+        lines << tr("<span style=\"color:%1\">Error: %2</span>")
+                     .arg(failedColor().name(), r.error.toHtmlEscaped());
+    if (r.rollback)
+        lines << tr("Rollback: %1.").arg(rollbackText(*r.rollback).toHtmlEscaped());
+    if (r.orphanReason)
+        lines << orphanText(*r.orphanReason).toHtmlEscaped();
+    if (!r.orphansKilled.isEmpty())
+        lines << tr("Removed later as orphans: %1")
+                     .arg(r.orphansKilled.join(QStringLiteral(", ")).toHtmlEscaped());
     m_summary->setText(lines.join(QStringLiteral("<br>")));
-    m_stderr->setPlainText(record->gatewayStderr
-                           + (record->gatewayStderrTruncated ? tr("\n[… output truncated]") : QString()));
+    showTimeline(r);
+
+    const QString text = r.gatewayStderr
+        + (r.gatewayStderrTruncated
+                ? tr("\n[… output truncated at %1 KiB]").arg(CreationJournal::maxStderrBytes / 1024)
+                : QString());
+    // A reload (another creation changed) keeps where the user was reading.
+    if (r.creationId != m_shownCreation || text != m_stderr->toPlainText()) {
+        m_stderr->setPlainText(text);
+        m_shownCreation = r.creationId;
+        markMatches();
+    }
 }
 
-void CreationHistoryView::find(bool backwards)
+void CreationHistoryView::showTimeline(const CreationRecord &r)
+{
+    m_timeline->clear();
+    const QDate day = r.startedAt.toLocalTime().date();
+    const bool active = m_journal && m_journal->isActive(r.creationId);
+    QFont bold = m_timeline->font();
+    bold.setBold(true);
+    const QBrush eventBrush = palette().brush(QPalette::PlaceholderText);
+    QDateTime previous;
+    qsizetype lastState = -1;
+    for (qsizetype i = 0; i < r.timeline.size(); ++i) {
+        if (r.timeline.at(i).kind == CreationStep::Kind::State)
+            lastState = i;
+    }
+    for (qsizetype i = 0; i < r.timeline.size(); ++i) {
+        const CreationStep &step = r.timeline.at(i);
+        auto *item = new QTreeWidgetItem(m_timeline);
+        const bool isState = step.kind == CreationStep::Kind::State;
+        item->setText(StepColumn, stepText(step));
+        item->setText(TimeColumn, stepTime(step.time, day));
+        item->setText(SinceColumn,
+            previous.isValid() && step.time.isValid()
+                ? tr("+%1").arg(durationText(previous.msecsTo(step.time)))
+                : (i == 0 ? tr("+%1").arg(durationText(0)) : QString()));
+        item->setFont(TimeColumn, QFontDatabase::systemFont(QFontDatabase::FixedFont));
+        QString detail = step.detail;
+        if (isState && isFinal(step.state) && r.rollback
+            && (step.state == CreationState::RolledBack
+                || step.state == CreationState::RollbackFailed))
+            detail = rollbackText(*r.rollback);
+        else if (i == lastState && !r.isFinished())
+            detail = active ? tr("in progress") : tr("stopped here: the creation never finished");
+        item->setText(DetailColumn, detail);
+        item->setToolTip(DetailColumn, detail);
+        item->setData(0, FailedRole, step.failed);
+        if (step.failed) {
+            setForeground(item, failedColor());
+            item->setFont(StepColumn, bold);
+            item->setIcon(StepColumn, style()->standardIcon(QStyle::SP_DialogCancelButton));
+            item->setData(StepColumn, Qt::AccessibleTextRole, tr("%1 (failed)").arg(item->text(0)));
+        } else if (!isState) {
+            setForeground(item, eventBrush);
+        } else if (isFinal(step.state) || i < lastState) {
+            item->setIcon(StepColumn, style()->standardIcon(QStyle::SP_DialogApplyButton));
+        }
+        if (step.time.isValid())
+            previous = step.time;
+    }
+    for (int column : { StepColumn, TimeColumn, SinceColumn })
+        m_timeline->resizeColumnToContents(column);
+}
+
+QString CreationHistoryView::searchStatus() const { return m_searchStatus->text(); }
+
+bool CreationHistoryView::find(bool backwards)
 {
     const QString text = m_search->text();
     if (text.isEmpty())
-        return;
+        return false;
     QTextDocument::FindFlags flags;
     if (backwards)
         flags |= QTextDocument::FindBackward;
-    if (!m_stderr->find(text, flags)) {
-        // Wrap around once.
-        m_stderr->moveCursor(backwards ? QTextCursor::End : QTextCursor::Start);
-        m_stderr->find(text, flags);
+    if (m_stderr->find(text, flags))
+        return true;
+    // Wrap around once.
+    const QTextCursor before = m_stderr->textCursor();
+    m_stderr->moveCursor(backwards ? QTextCursor::End : QTextCursor::Start);
+    if (m_stderr->find(text, flags))
+        return true;
+    m_stderr->setTextCursor(before);
+    return false;
+}
+
+void CreationHistoryView::markMatches()
+{
+    const QString text = m_search->text();
+    QList<QTextEdit::ExtraSelection> marks;
+    if (text.isEmpty()) {
+        m_searchStatus->clear();
+        m_stderr->setExtraSelections(marks);
+        return;
     }
+    // Every match, so the eye finds them all while Enter steps through them.
+    QTextDocument *document = m_stderr->document();
+    QTextCursor cursor(document);
+    int count = 0;
+    while (true) {
+        cursor = document->find(text, cursor);
+        if (cursor.isNull())
+            break;
+        ++count;
+        if (marks.size() < maxMarkedMatches) {
+            QTextEdit::ExtraSelection mark;
+            mark.cursor = cursor;
+            mark.format.setBackground(palette().color(QPalette::Highlight).lighter(160));
+            mark.format.setForeground(palette().color(QPalette::HighlightedText).darker(300));
+            marks << mark;
+        }
+    }
+    m_stderr->setExtraSelections(marks);
+    m_searchStatus->setText(count == 0 ? tr("No match") : tr("%n match(es)", nullptr, count));
+}
+
+bool CreationHistoryView::eventFilter(QObject *watched, QEvent *event)
+{
+    if (watched == m_search && event->type() == QEvent::KeyPress) {
+        const auto *key = static_cast<QKeyEvent *>(event);
+        if (key->key() == Qt::Key_Return || key->key() == Qt::Key_Enter) {
+            find(key->modifiers() & Qt::ShiftModifier);
+            return true;
+        }
+    }
+    return QWidget::eventFilter(watched, event);
 }
 
 } // namespace sd

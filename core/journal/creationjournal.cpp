@@ -77,6 +77,48 @@ QString capUtf8(const QByteArray &data, int maxBytes, bool *truncated)
     return text;
 }
 
+CreationStep *lastStateStep(CreationRecord &r)
+{
+    for (auto it = r.timeline.rbegin(); it != r.timeline.rend(); ++it) {
+        if (it->kind == CreationStep::Kind::State)
+            return &*it;
+    }
+    return nullptr;
+}
+
+void addEvent(
+    CreationRecord &r, CreationStep::Kind kind, const QDateTime &time, const QString &detail = {})
+{
+    CreationStep step;
+    step.kind = kind;
+    step.state = r.state;
+    step.time = time;
+    step.detail = detail;
+    r.timeline.append(step);
+}
+
+/// Enters `state`, marking what failed the way the New sandbox dialog ticks its
+/// steps: the step a rollback starts from (or a refusal or cancel ends), the rollback
+/// itself when it failed, and the final states that are failures of their own.
+void addState(CreationRecord &r, CreationState state, const QDateTime &time)
+{
+    CreationStep *last = lastStateStep(r);
+    if (last && last->state == state)
+        return; // a repeated record is not a new step
+    const bool failedFinal = state == CreationState::RollbackFailed
+        || state == CreationState::Rejected || state == CreationState::Cancelled;
+    if (last && state == CreationState::RollingBack)
+        last->failed = true;
+    else if (last && isFinal(state) && state != CreationState::Ready
+        && (last->state != CreationState::RollingBack || state == CreationState::RollbackFailed))
+        last->failed = true;
+    CreationStep step;
+    step.state = state;
+    step.time = time;
+    step.failed = failedFinal;
+    r.timeline.append(step);
+}
+
 bool fsyncDirectory(const QString &dir)
 {
     const int fd = ::open(QFile::encodeName(dir).constData(), O_RDONLY | O_DIRECTORY | O_CLOEXEC);
@@ -289,6 +331,7 @@ bool CreationJournal::apply(const QJsonObject &json)
         r.startedAt = time;
         r.updatedAt = time;
         r.state = CreationState::Allocating;
+        addState(r, r.state, time); // the intent announces the allocation
         m_records.insert(id, r);
         m_order.append(id);
         m_raw[id].append(json);
@@ -303,24 +346,30 @@ bool CreationJournal::apply(const QJsonObject &json)
         r.updatedAt = time;
     if (type == QLatin1String("sandbox")) {
         r.sandboxId = json.value(QLatin1String("sandboxId")).toString();
+        addEvent(r, CreationStep::Kind::SandboxKnown, time, r.sandboxId);
     } else if (type == QLatin1String("state")) {
         const auto state = creationStateFromString(json.value(QLatin1String("state")).toString());
         if (!state)
             return false;
         r.state = *state;
+        addState(r, r.state, time);
     } else if (type == QLatin1String("found")) {
-        for (const QString &sandbox : toStringList(json.value(QLatin1String("sandboxIds")))) {
+        const QStringList found = toStringList(json.value(QLatin1String("sandboxIds")));
+        for (const QString &sandbox : found) {
             if (!r.foundSandboxIds.contains(sandbox))
                 r.foundSandboxIds << sandbox;
         }
+        addEvent(r, CreationStep::Kind::Found, time, found.join(QStringLiteral(", ")));
     } else if (type == QLatin1String("gateway-stderr")) {
         r.gatewayStderr = json.value(QLatin1String("stderr")).toString();
         r.gatewayStderrTruncated = json.value(QLatin1String("truncated")).toBool();
+        addEvent(r, CreationStep::Kind::GatewayOutput, time);
     } else if (type == QLatin1String("outcome")) {
         const auto state = creationStateFromString(json.value(QLatin1String("state")).toString());
         if (!state)
             return false;
         r.state = *state;
+        addState(r, r.state, time);
         r.error = json.value(QLatin1String("error")).toString();
         r.rollback = rollbackFromJson(json.value(QLatin1String("rollback")));
         r.orphanReason
@@ -328,6 +377,7 @@ bool CreationJournal::apply(const QJsonObject &json)
         r.finishedAt = time.isValid() ? time : r.updatedAt;
     } else if (type == QLatin1String("orphan-killed")) {
         r.orphansKilled << json.value(QLatin1String("sandboxId")).toString();
+        addEvent(r, CreationStep::Kind::OrphanKilled, time, r.orphansKilled.constLast());
     } else {
         return false;
     }

@@ -14,6 +14,29 @@
 
 namespace sd {
 
+/// One step of a creation's timeline, rebuilt from the journal's records (each
+/// record carries the time it was written, so no separate field is needed).
+struct CreationStep
+{
+    enum class Kind
+    {
+        State, ///< the creation entered `state` (the intent is Allocating, the outcome final)
+        SandboxKnown, ///< the create answer named the sandbox (`detail`)
+        Found, ///< a search by creation tag found these sandboxes (`detail`)
+        GatewayOutput, ///< the gateway process ended and its stderr was recorded
+        OrphanKilled, ///< a sandbox of this creation was removed later as an orphan (`detail`)
+    };
+    Kind kind = Kind::State;
+    /// For State the state entered; for the other kinds the state they happened in.
+    CreationState state = CreationState::Allocating;
+    QDateTime time; ///< invalid when the record had no readable time
+    QString detail; ///< sandbox ids, for the kinds that name some
+    /// The step the creation failed in (the one a rollback interrupted), a rollback
+    /// that failed, or a final state that is a failure of its own (RollbackFailed,
+    /// Rejected, Cancelled). RolledBack is the rollback done, not a failure.
+    bool failed = false;
+};
+
 /// What the journal knows about one creation, rebuilt from its records.
 struct CreationRecord
 {
@@ -37,8 +60,12 @@ struct CreationRecord
     /// For RollbackFailed: why something may be left (rollback-failed or lost-response).
     std::optional<OrphanReason> orphanReason;
     QStringList orphansKilled; ///< sandboxes of this creation removed later as orphans
+    /// Every state it passed through and what happened in between, oldest first.
+    QList<CreationStep> timeline;
 
     bool isFinished() const { return finishedAt.isValid(); }
+    /// Finished in any state but Ready (rolled back, rollback failed, rejected, cancelled).
+    bool hasFailed() const { return isFinished() && state != CreationState::Ready; }
     bool hasMcp() const { return !mcpServers.isEmpty(); }
     /// True when `sandboxId` is one this creation produced (by id or through its search).
     bool owns(const QString &sandboxId) const;
@@ -120,6 +147,8 @@ public:
     /// An orphan of this creation was killed later (kill all orphans).
     bool recordOrphanKilled(const QString &creationId, const QString &sandboxId);
 
+    /// How many creations are known.
+    qsizetype count() const { return m_order.size(); }
     /// Every known creation, oldest first.
     QList<CreationRecord> creations() const;
     /// Every known creation, newest first (the history view).

@@ -1,5 +1,5 @@
 // The creation journal on its own: replay, torn last line, corrupt file, compaction,
-// and several writers on one file.
+// several writers on one file, and the per-creation timeline rebuilt from the records.
 
 #include "journal/creationjournal.h"
 #include "teststrings.h"
@@ -10,6 +10,55 @@
 #include <QTest>
 
 using namespace sd;
+
+namespace {
+
+/// The timeline in one readable line: "allocating,sandbox(sbx-1),starting_gateway!,..."
+/// (states by name, events by kind, failed steps marked with !).
+QString steps(const QList<CreationStep> &timeline)
+{
+    QStringList out;
+    for (const CreationStep &step : timeline) {
+        QString text;
+        switch (step.kind) {
+        case CreationStep::Kind::State:
+            text = toString(step.state);
+            break;
+        case CreationStep::Kind::SandboxKnown:
+            text = QStringLiteral("sandbox(%1)").arg(step.detail);
+            break;
+        case CreationStep::Kind::Found:
+            text = QStringLiteral("found(%1)").arg(step.detail);
+            break;
+        case CreationStep::Kind::GatewayOutput:
+            text = QStringLiteral("stderr");
+            break;
+        case CreationStep::Kind::OrphanKilled:
+            text = QStringLiteral("orphan-killed(%1)").arg(step.detail);
+            break;
+        }
+        out << text + (step.failed ? QStringLiteral("!") : QString());
+    }
+    return out.join(QLatin1Char(','));
+}
+
+QString steps(const CreationRecord &r) { return steps(r.timeline); }
+
+/// Every step has a time, none before the one it follows, from start to finish.
+void verifyTimes(const CreationRecord &r)
+{
+    QVERIFY(!r.timeline.isEmpty());
+    QCOMPARE(r.timeline.constFirst().time, r.startedAt);
+    for (qsizetype i = 1; i < r.timeline.size(); ++i) {
+        const QDateTime &time = r.timeline.at(i).time;
+        QVERIFY2(time.isValid(), qPrintable(QString::number(i)));
+        QVERIFY2(r.timeline.at(i - 1).time <= time, qPrintable(time.toString(Qt::ISODateWithMs)));
+    }
+    if (r.isFinished())
+        QCOMPARE(r.timeline.constLast().time, r.finishedAt);
+}
+
+} // namespace
 
 class TestJournal : public QObject
 {
@@ -184,6 +233,215 @@ private Q_SLOTS:
         QVERIFY(again.open());
         QCOMPARE(again.creations().size(), CreationJournal::maxCreations);
         QCOMPARE(str(again.creation(ids.constLast())->state), str(CreationState::Ready));
+        // Compaction keeps whole creations, so their timelines too.
+        QCOMPARE(steps(*again.creation(ids.constLast())), QStringLiteral("allocating,ready"));
+    }
+
+    void timelineOfASuccessfulCreation()
+    {
+        QTemporaryDir dir;
+        CreationJournal journal(dir.filePath(QStringLiteral("p.jsonl")));
+        QVERIFY(journal.open());
+        const QString id = writeSample(journal);
+        journal.recordGatewayStderr(id, "listening\n");
+        journal.recordState(id, CreationState::Extending);
+        journal.recordOutcome(id, { CreationState::Ready, {}, std::nullopt, std::nullopt });
+        const QString expected
+            = QStringLiteral("allocating,sandbox(sbx-%1),starting_gateway,stderr,extending,ready")
+                  .arg(id);
+        QCOMPARE(steps(*journal.creation(id)), expected);
+        verifyTimes(*journal.creation(id));
+        QVERIFY(!journal.creation(id)->hasFailed());
+
+        // Replayed from the file: the same steps at the same times.
+        CreationJournal replayed(journal.filePath());
+        QVERIFY(replayed.open());
+        const auto r = replayed.creation(id);
+        QCOMPARE(steps(*r), expected);
+        verifyTimes(*r);
+        for (qsizetype i = 0; i < r->timeline.size(); ++i)
+            QCOMPARE(r->timeline.at(i).time, journal.creation(id)->timeline.at(i).time);
+        // Events carry the state they happened in.
+        QCOMPARE(str(r->timeline.at(1).state), str(CreationState::Allocating));
+        QCOMPARE(str(r->timeline.at(3).state), str(CreationState::StartingGateway));
+    }
+
+    void timelineOfAFailedCreation_data()
+    {
+        QTest::addColumn<QList<CreationState>>("states"); // recorded after the intent
+        QTest::addColumn<bool>("allocated");
+        QTest::addColumn<QString>("expected");
+        QTest::newRow("gateway failed, rolled back")
+            << QList<CreationState> { CreationState::StartingGateway, CreationState::RollingBack,
+                   CreationState::RolledBack }
+            << true
+            << QStringLiteral("allocating,sandbox,starting_gateway!,rolling_back,rolled_back");
+        QTest::newRow("extend failed, rollback failed") << QList<CreationState> {
+            CreationState::Extending, CreationState::RollingBack, CreationState::RollbackFailed
+        } << true << QStringLiteral("allocating,sandbox,extending!,rolling_back!,rollback_failed!");
+        QTest::newRow("refused at allocation") << QList<CreationState> { CreationState::Rejected }
+                                               << false << QStringLiteral("allocating!,rejected!");
+        QTest::newRow("cancelled while allocating, nothing found")
+            << QList<CreationState> { CreationState::RollingBack, CreationState::Cancelled }
+            << false << QStringLiteral("allocating!,rolling_back,cancelled!");
+    }
+
+    void timelineOfAFailedCreation()
+    {
+        QFETCH(QList<CreationState>, states);
+        QFETCH(bool, allocated);
+        QFETCH(QString, expected);
+        QTemporaryDir dir;
+        const QString path = dir.filePath(QStringLiteral("p.jsonl"));
+        const QString id = QStringLiteral("failed-1");
+        {
+            CreationJournal journal(path);
+            QVERIFY(journal.open());
+            CreationIntent intent;
+            intent.creationId = id;
+            intent.templateId = QStringLiteral("base");
+            QVERIFY(journal.recordIntent(intent));
+            if (allocated)
+                QVERIFY(journal.recordSandboxId(id, QStringLiteral("sbx")));
+            for (CreationState state : states) {
+                if (isFinal(state)) {
+                    RollbackReport report;
+                    report.attempts = 2;
+                    QVERIFY(journal.recordOutcome(id,
+                        { state, QStringLiteral("it failed"),
+                            allocated ? std::optional(report) : std::nullopt, std::nullopt }));
+                } else {
+                    QVERIFY(journal.recordState(id, state));
+                }
+            }
+            QCOMPARE(steps(*journal.creation(id)).remove(QStringLiteral("(sbx)")), expected);
+        }
+        CreationJournal journal(path);
+        QVERIFY(journal.open());
+        const auto r = journal.creation(id);
+        QCOMPARE(steps(*r).remove(QStringLiteral("(sbx)")), expected);
+        verifyTimes(*r);
+        QVERIFY(r->hasFailed());
+    }
+
+    void journalFromBeforeTheTimelineGivesOne()
+    {
+        // Written by the first release, before timelines existed: every record had its
+        // time, which is all a timeline needs. The last record lost its time (edited by
+        // hand): the step stays, without a time.
+        QTemporaryDir dir;
+        const QString path = dir.filePath(QStringLiteral("old.jsonl"));
+        {
+            QFile file(path);
+            QVERIFY(file.open(QIODevice::WriteOnly));
+            file.write(
+                R"({"creation":"old-1","host":"h","install":"i","mcpServers":["browserbase"],"pid":7,"template":"base","time":"2026-11-30T12:03:01.120Z","timeout":300,"type":"intent","v":1}
+{"creation":"old-1","sandboxId":"sbx-old","time":"2026-11-30T12:03:01.450Z","type":"sandbox","v":1}
+{"creation":"old-1","state":"starting_gateway","time":"2026-11-30T12:03:01.480Z","type":"state","v":1}
+{"creation":"old-1","stderr":"bash: mcp-gateway: command not found\n","time":"2026-11-30T12:03:01.910Z","truncated":false,"type":"gateway-stderr","v":1}
+{"creation":"old-1","state":"rolling_back","time":"2026-11-30T12:03:01.911Z","type":"state","v":1}
+{"creation":"old-1","error":"Failed to start MCP gateway: bash: mcp-gateway: command not found","orphanReason":null,"rollback":{"attempts":1,"error":null,"outcome":"killed"},"state":"rolled_back","time":"2026-11-30T12:03:02.005Z","type":"outcome","v":1}
+{"creation":"old-1","sandboxId":"sbx-old","type":"orphan-killed","v":1}
+)");
+        }
+        CreationJournal journal(path);
+        QVERIFY(journal.open());
+        QVERIFY(journal.warnings().isEmpty());
+        const auto r = journal.creation(QStringLiteral("old-1"));
+        QVERIFY(r);
+        QCOMPARE(steps(*r),
+            QStringLiteral("allocating,sandbox(sbx-old),starting_gateway!,stderr,rolling_back,"
+                           "rolled_back,orphan-killed(sbx-old)"));
+        const auto at = [](const char *time) {
+            return QDateTime::fromString(QString::fromLatin1(time), Qt::ISODateWithMs);
+        };
+        QCOMPARE(r->timeline.at(0).time, at("2026-11-30T12:03:01.120Z"));
+        QCOMPARE(r->timeline.at(1).time, at("2026-11-30T12:03:01.450Z"));
+        QCOMPARE(r->timeline.at(2).time, at("2026-11-30T12:03:01.480Z"));
+        QCOMPARE(r->timeline.at(3).time, at("2026-11-30T12:03:01.910Z"));
+        QCOMPARE(r->timeline.at(4).time, at("2026-11-30T12:03:01.911Z"));
+        QCOMPARE(r->timeline.at(5).time, at("2026-11-30T12:03:02.005Z"));
+        QCOMPARE(r->timeline.at(5).time, r->finishedAt);
+        QVERIFY(!r->timeline.at(6).time.isValid());
+        QCOMPARE(r->timeline.at(0).time.msecsTo(r->timeline.at(2).time), 360);
+    }
+
+    void refreshExtendsTheTimeline()
+    {
+        QTemporaryDir dir;
+        const QString path = dir.filePath(QStringLiteral("p.jsonl"));
+        CreationJournal gui(path);
+        CreationJournal cli(path); // stands for `sandbox-desk --create` in another process
+        QVERIFY(gui.open());
+        QVERIFY(cli.open());
+        const QString id = writeSample(cli);
+        QSignalSpy changed(&gui, &CreationJournal::creationChanged);
+        gui.refresh();
+        QCOMPARE(changed.size(), 1);
+        QCOMPARE(steps(*gui.creation(id)),
+            QStringLiteral("allocating,sandbox(sbx-%1),starting_gateway").arg(id));
+
+        cli.recordState(id, CreationState::RollingBack);
+        cli.recordOutcome(
+            id, { CreationState::RolledBack, QStringLiteral("boom"), std::nullopt, std::nullopt });
+        gui.refresh();
+        QCOMPARE(changed.size(), 2);
+        QCOMPARE(changed.constLast().constFirst().toString(), id);
+        const auto r = gui.creation(id);
+        QCOMPARE(steps(*r),
+            QStringLiteral("allocating,sandbox(sbx-%1),starting_gateway!,rolling_back,rolled_back")
+                .arg(id));
+        verifyTimes(*r);
+        // Refreshing again adds nothing.
+        gui.refresh();
+        QCOMPARE(gui.creation(id)->timeline.size(), r->timeline.size());
+    }
+
+    void tornLineKeepsTheTimeline()
+    {
+        QTemporaryDir dir;
+        const QString path = dir.filePath(QStringLiteral("p.jsonl"));
+        CreationJournal gui(path);
+        QVERIFY(gui.open());
+        const QString id = writeSample(gui);
+        const QList<CreationStep> before = gui.creation(id)->timeline;
+        QCOMPARE(before.size(), 3);
+        const auto appendRaw = [&path](const QByteArray &data) {
+            QFile file(path);
+            QVERIFY(file.open(QIODevice::Append));
+            QCOMPARE(file.write(data), data.size());
+        };
+
+        // Another process is halfway through its line: nothing of it counts yet.
+        const QByteArray line = "{\"v\":1,\"type\":\"state\",\"creation\":\"" + id.toUtf8()
+            + "\",\"state\":\"rolling_back\",\"time\":\"2099-01-01T00:00:00.000Z\"}\n";
+        appendRaw(line.left(40));
+        gui.refresh();
+        QCOMPARE(steps(*gui.creation(id)), steps(before));
+        appendRaw(line.mid(40));
+        gui.refresh();
+        const QString rollingBack
+            = QStringLiteral("allocating,sandbox(sbx-%1),starting_gateway!,rolling_back").arg(id);
+        QCOMPARE(steps(*gui.creation(id)), rollingBack);
+        const QList<CreationStep> whole = gui.creation(id)->timeline;
+
+        // A writer died mid-line: the next start skips it and keeps every earlier step.
+        appendRaw("{\"v\":1,\"type\":\"outcome\",\"creation\":\"" + id.toUtf8()
+            + "\",\"state\":\"rolled_ba");
+        CreationJournal reopened(path);
+        QVERIFY(reopened.open());
+        QCOMPARE(reopened.warnings().size(), 1);
+        const auto r = reopened.creation(id);
+        QVERIFY(!r->isFinished());
+        QCOMPARE(steps(*r), rollingBack);
+        for (qsizetype i = 0; i < whole.size(); ++i)
+            QCOMPARE(r->timeline.at(i).time, whole.at(i).time);
+        // And it goes on from there, for both readers.
+        QVERIFY(reopened.recordOutcome(
+            id, { CreationState::RolledBack, QStringLiteral("boom"), std::nullopt, std::nullopt }));
+        QCOMPARE(steps(*reopened.creation(id)), rollingBack + QStringLiteral(",rolled_back"));
+        gui.refresh();
+        QCOMPARE(steps(*gui.creation(id)), rollingBack + QStringLiteral(",rolled_back"));
     }
 
     void gatewayStderrIsCapped()
