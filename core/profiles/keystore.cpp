@@ -20,9 +20,11 @@ bool isUnavailable(QKeychain::Error error, const QString &errorString)
         return true;
     if (error != QKeychain::OtherError)
         return false;
+    // "could not connect": the session bus address points at a socket that is gone.
     static const QRegularExpression dbus(
         QStringLiteral("d-?bus|autolaunch|secret service|org\\.freedesktop\\.secrets|"
-                       "kwallet|not provided by any|no such interface|service unknown"),
+                       "kwallet|not provided by any|no such interface|service unknown|"
+                       "could not connect"),
         QRegularExpression::CaseInsensitiveOption);
     return dbus.match(errorString).hasMatch();
 }

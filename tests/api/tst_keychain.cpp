@@ -208,14 +208,26 @@ private Q_SLOTS:
         QVERIFY(run(cleanup));
     }
 
+    void noDbusGivesAClearMessage_data()
+    {
+        QTest::addColumn<QString>("busAddress");
+        QTest::newRow("no session bus") << QString();
+        // A session whose bus has gone away (a stale address in the environment).
+        QTest::newRow("bus address points nowhere")
+            << QStringLiteral("unix:path=/nonexistent/sandbox-desk-test/bus");
+    }
+
     void noDbusGivesAClearMessage()
     {
+        QFETCH(QString, busAddress);
         const QString key = randomKey();
         QProcess child;
         QProcessEnvironment env = QProcessEnvironment::systemEnvironment();
         for (const char *name : { "DBUS_SESSION_BUS_ADDRESS", "DISPLAY", "WAYLAND_DISPLAY",
                  "XDG_RUNTIME_DIR", "E2B_API_KEY" })
             env.remove(QLatin1String(name));
+        if (!busAddress.isEmpty())
+            env.insert(QStringLiteral("DBUS_SESSION_BUS_ADDRESS"), busAddress);
         env.insert(QStringLiteral("SD_PROBE_KEY"), key);
         child.setProcessEnvironment(env);
         child.start(
