@@ -85,6 +85,36 @@ QJsonObject sandboxJson(const Sandbox &sandbox, const std::optional<Orphan> &orp
     return json;
 }
 
+QString toString(CreationStep::Kind kind)
+{
+    switch (kind) {
+    case CreationStep::Kind::State:
+        return QStringLiteral("state");
+    case CreationStep::Kind::SandboxKnown:
+        return QStringLiteral("sandbox_known");
+    case CreationStep::Kind::Found:
+        return QStringLiteral("found");
+    case CreationStep::Kind::GatewayOutput:
+        return QStringLiteral("gateway_output");
+    case CreationStep::Kind::OrphanKilled:
+        return QStringLiteral("orphan_killed");
+    }
+    return {};
+}
+
+QJsonArray timelineJson(const QList<CreationStep> &timeline)
+{
+    QJsonArray steps;
+    for (const CreationStep &step : timeline) {
+        steps.append(QJsonObject { { QStringLiteral("step"), toString(step.kind) },
+            { QStringLiteral("state"), toString(step.state) },
+            { QStringLiteral("time"), orNull(isoTime(step.time)) },
+            { QStringLiteral("detail"), orNull(step.detail) },
+            { QStringLiteral("failed"), step.failed } });
+    }
+    return steps;
+}
+
 QJsonObject recordJson(const CreationRecord &r)
 {
     QJsonObject json { { QStringLiteral("creationId"), r.creationId },
@@ -102,7 +132,8 @@ QJsonObject recordJson(const CreationRecord &r)
         { QStringLiteral("orphanReason"),
             r.orphanReason ? QJsonValue(toString(*r.orphanReason)) : QJsonValue() },
         { QStringLiteral("foundSandboxIds"), QJsonArray::fromStringList(r.foundSandboxIds) },
-        { QStringLiteral("orphansKilled"), QJsonArray::fromStringList(r.orphansKilled) } };
+        { QStringLiteral("orphansKilled"), QJsonArray::fromStringList(r.orphansKilled) },
+        { QStringLiteral("timeline"), timelineJson(r.timeline) } };
     return json;
 }
 

@@ -246,8 +246,37 @@ private Q_SLOTS:
         QCOMPARE(rollback.value(QLatin1String("outcome")).toString(), QStringLiteral("killed"));
         QCOMPARE(rollback.value(QLatin1String("attempts")).toInt(), 1);
         QVERIFY(m_backend.listIds().isEmpty());
+
+        // The history tells the same story step by step, the gateway's step failed.
+        const CliResult history = cli(
+            QStringList { QStringLiteral("--history"), QStringLiteral("--json") } + connection());
+        QCOMPARE(history.exitCode, 0);
+        const QJsonObject last
+            = history.json().value(QLatin1String("creations")).toArray().at(0).toObject();
+        QCOMPARE(last.value(QLatin1String("creationId")), doc.value(QLatin1String("creationId")));
+        QStringList states;
+        QStringList failed;
+        QDateTime previous;
+        for (const QJsonValue &value : last.value(QLatin1String("timeline")).toArray()) {
+            const QJsonObject step = value.toObject();
+            const QDateTime time
+                = QDateTime::fromString(step.value(QLatin1String("time")).toString(), Qt::ISODate);
+            QVERIFY(time.isValid());
+            QVERIFY(!previous.isValid() || previous <= time);
+            previous = time;
+            if (step.value(QLatin1String("step")).toString() != QLatin1String("state"))
+                continue;
+            states.append(step.value(QLatin1String("state")).toString());
+            if (step.value(QLatin1String("failed")).toBool())
+                failed.append(states.last());
+        }
+        QCOMPARE(states,
+            QStringList({ QStringLiteral("allocating"), QStringLiteral("starting_gateway"),
+                QStringLiteral("rolling_back"), QStringLiteral("rolled_back") }));
+        QCOMPARE(failed, QStringList { QStringLiteral("starting_gateway") });
+
         // No secret in the output or the journal.
-        for (const QByteArray &text : { r.out, r.err, sd::test::readFile(journalPath()) }) {
+        for (const QByteArray &text : { r.out, r.err, history.out, sd::test::readFile(journalPath()) }) {
             QVERIFY(!text.contains(optionSecret.toUtf8()));
             QVERIFY(!text.contains(envSecret.toUtf8()));
             QVERIFY(!text.contains(m_backend.apiKey().toUtf8()));
