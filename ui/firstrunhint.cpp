@@ -1,6 +1,6 @@
 #include "firstrunhint.h"
 
-#include "importenvironmentkeyjob.h"
+#include "profiles/importenvironmentkeyjob.h"
 
 #include <QAction>
 #include <QSettings>

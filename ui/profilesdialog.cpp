@@ -3,7 +3,7 @@
 #include "api/sandboxjobs.h"
 #include "profiles/keystore.h"
 #include "profiles/profilestore.h"
-#include "saveprofilejob.h"
+#include "profiles/saveprofilejob.h"
 
 #include <QComboBox>
 #include <QDialogButtonBox>

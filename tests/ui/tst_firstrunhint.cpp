@@ -4,7 +4,7 @@
 #include "messagebanner.h"
 #include "profiles/keystore.h"
 #include "profiles/profilestore.h"
-#include "saveprofilejob.h"
+#include "profiles/saveprofilejob.h"
 #include "uitest.h"
 
 #include <QAction>

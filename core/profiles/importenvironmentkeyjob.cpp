@@ -2,7 +2,7 @@
 
 #include "profiles/keystore.h"
 #include "profiles/profilestore.h"
-#include "saveprofilejob.h"
+#include "profiles/saveprofilejob.h"
 
 #include <QSet>
 
