@@ -10,7 +10,9 @@
 #include <QCommandLineParser>
 #include <QCoreApplication>
 #include <QDir>
+#include <QElapsedTimer>
 #include <QStandardPaths>
+#include <QTimer>
 
 #include <cstdio>
 
@@ -153,10 +155,19 @@ int main(int argc, char **argv)
 
     sd::local::ShutdownSignals signals;
     QObject::connect(
-        &signals, &sd::local::ShutdownSignals::received, &app, [&server](int signalNumber) {
+        &signals, &sd::local::ShutdownSignals::received, &app, [&server, &app](int signalNumber) {
             qCInfo(lcLocal) << "signal" << signalNumber << "received: shutting down";
             server.registry()->killAll();
-            QCoreApplication::quit();
+            // Quit once the killed processes are reaped and their objects deleted,
+            // which takes the event loop; give up waiting after a few seconds.
+            auto *drain = new QTimer(&app);
+            QElapsedTimer waited;
+            waited.start();
+            QObject::connect(drain, &QTimer::timeout, &app, [waited] {
+                if (!sd::local::ProcessRunner::hasLiveProcesses() || waited.hasExpired(5000))
+                    QCoreApplication::quit();
+            });
+            drain->start(20);
         });
 
     qCInfo(lcLocal).noquote() << "isolation" << options.isolation
@@ -167,5 +178,7 @@ int main(int argc, char **argv)
 
     const int code = app.exec();
     server.registry()->killAll();
+    // Deletions the registry queued as the loop ended.
+    QCoreApplication::sendPostedEvents(nullptr, QEvent::DeferredDelete);
     return code;
 }

@@ -20,6 +20,10 @@ namespace sd::local {
 
 namespace {
 
+// Sandbox processes and jails not yet deleted; they delete themselves once QProcess
+// has reaped them, which needs the event loop.
+int liveProcesses = 0;
+
 // Where the jail mounts the directory of the built mcp-gateway, read-only.
 const QString JailGatewayDir = QStringLiteral("/opt/sandbox-desk/bin");
 // Marks every unjailed process of a sandbox, so the whole tree can be found.
@@ -178,7 +182,11 @@ SandboxProcess::SandboxProcess(
     , m_config(std::move(config))
     , m_tag(std::move(tag))
     , m_stdinOpen(stdinOpen)
-{ }
+{
+    ++liveProcesses;
+}
+
+SandboxProcess::~SandboxProcess() { --liveProcesses; }
 
 QString SandboxProcess::safeCommand() const
 {
@@ -364,6 +372,8 @@ void SandboxRuntime::startJail()
          << QStringLiteral("echo ready; exec sleep infinity");
 
     m_jail = new QProcess(this);
+    ++liveProcesses;
+    connect(m_jail, &QObject::destroyed, [] { --liveProcesses; });
     m_jail->setProgram(bwrapPath());
     m_jail->setArguments(args);
     QProcessEnvironment env;
@@ -809,6 +819,8 @@ void ProcessRunner::sampleAll()
         runtime->addSample(ticks, rss);
     }
 }
+
+bool ProcessRunner::hasLiveProcesses() { return liveProcesses > 0; }
 
 SandboxRuntime *ProcessRunner::create(const SandboxRuntimeConfig &config, QString *error)
 {

@@ -59,6 +59,8 @@ class SandboxProcess : public QObject
     Q_OBJECT
 
 public:
+    ~SandboxProcess() override;
+
     quint32 pid() const { return m_pid; }
     const sd::ProcessConfig &config() const { return m_config; }
     QString tag() const { return m_tag; }
@@ -218,6 +220,9 @@ public:
     /// Blocking check that bwrap can really build a jail here; only for startup,
     /// before the event loop serves anything.
     static bool probeBwrap(QString *error);
+    /// Whether any sandbox process or jail is still waiting to be reaped and deleted
+    /// (a shutdown lets the event loop run until none is, so nothing is left behind).
+    static bool hasLiveProcesses();
 
     /// Creates the sandbox's directory (and jail); the caller owns the result
     /// (e.g. through SandboxRegistry::setRuntime()). nullptr with `error` on failure.
