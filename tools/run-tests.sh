@@ -18,6 +18,8 @@ status=0
 echo "== Test suite ($build)"
 run_suite "$build" || status=1
 echo "== Test suite under AddressSanitizer + UBSan ($asan)"
+# Leak detection is off for the suite (Qt's widget tests report leaks outside this
+# project); tst_backendshutdown switches it on for the local backend it stops.
 ASAN_OPTIONS=detect_leaks=0:abort_on_error=1 UBSAN_OPTIONS=print_stacktrace=1:halt_on_error=1 \
     run_suite "$asan" || status=1
 exit $status
