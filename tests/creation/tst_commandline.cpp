@@ -3,11 +3,15 @@
 // followed by --orphans and --kill-orphans.
 
 #include "creationtestutil.h"
+#include "profiles/keystore.h"
+#include "profiles/profilestore.h"
 
 #include <QJsonArray>
 #include <QJsonObject>
 #include <QProcess>
 #include <QRegularExpression>
+#include <QSettings>
+#include <QSignalSpy>
 #include <QTemporaryDir>
 
 using namespace sd;
@@ -311,6 +315,77 @@ private Q_SLOTS:
                     .toString()
                     .contains(QLatin1String("projectId")));
         QVERIFY(m_backend.listIds().isEmpty());
+    }
+
+    // --profile: the profile comes from the settings the app writes, its key from the
+    // keychain (the real Secret Service of the test session), never from the
+    // environment here.
+    void profileKeyComesFromTheKeychain()
+    {
+        const QString id = m_backend.createRaw(QStringLiteral("base")).sandboxId;
+        QVERIFY(!id.isEmpty());
+        QSettings settings(
+            m_home->filePath(QStringLiteral("config/sandbox-desk/sandbox-desk.conf")),
+            QSettings::IniFormat);
+        ProfileStore store(&settings);
+        QString problem;
+        const QString profileId = store.save(Profile::custom(QStringLiteral("Backend under test"),
+                                                 QUrl(m_backend.url()), QUrl(m_backend.url())),
+            &problem);
+        QVERIFY2(!profileId.isEmpty(), qPrintable(problem));
+        settings.sync();
+        KeyStore keys;
+        const auto storeKey = [&](const QString &key) {
+            WriteKeyJob write(&keys, profileId, key);
+            write.setAutoDelete(false);
+            QSignalSpy done(&write, &Job::finished);
+            write.start();
+            return done.wait(30000) && !write.hasError() && !write.usedSessionOnly();
+        };
+        const auto listWithProfile = [&] {
+            QProcess process;
+            process.setProgram(sd::test::LocalBackend::binary(QStringLiteral("sandbox-desk")));
+            process.setArguments({ QStringLiteral("--list"), QStringLiteral("--json"),
+                QStringLiteral("--profile"), QStringLiteral("backend under test") });
+            QProcessEnvironment env = environment();
+            env.remove(QStringLiteral("E2B_API_KEY"));
+            process.setProcessEnvironment(env);
+            process.start();
+            CliResult result;
+            if (!process.waitForFinished(120000))
+                return result;
+            result.exitCode = process.exitCode();
+            result.out = process.readAllStandardOutput();
+            result.err = process.readAllStandardError();
+            return result;
+        };
+
+        QVERIFY(storeKey(m_backend.apiKey()));
+        const CliResult listed = listWithProfile();
+        QCOMPARE(listed.exitCode, 0);
+        const QJsonArray sandboxes = listed.json().value(QLatin1String("sandboxes")).toArray();
+        QCOMPARE(sandboxes.size(), 1);
+        QCOMPARE(sandboxes.at(0).toObject().value(QLatin1String("sandboxId")).toString(), id);
+        QVERIFY(!settings.allKeys().isEmpty());
+        QVERIFY(!sd::test::readFile(settings.fileName()).contains(m_backend.apiKey().toUtf8()));
+
+        // A wrong key in the keychain: refused, exit 4, and the key is not printed.
+        const QString wrongKey = QStringLiteral("e2b_0123456789abcdef0123456789abcdef01234567");
+        QVERIFY(storeKey(wrongKey));
+        const CliResult refused = listWithProfile();
+        QCOMPARE(refused.exitCode, 4);
+        QVERIFY2(!refused.err.isEmpty(), "no message for a refused key");
+        for (const QByteArray &text : { listed.out, listed.err, refused.out, refused.err }) {
+            QVERIFY(!text.contains(m_backend.apiKey().toUtf8()));
+            QVERIFY(!text.contains(wrongKey.toUtf8()));
+        }
+
+        DeleteKeyJob cleanup(&keys, profileId);
+        cleanup.setAutoDelete(false);
+        QSignalSpy cleaned(&cleanup, &Job::finished);
+        cleanup.start();
+        QVERIFY(cleaned.wait(30000));
+        killEverything();
     }
 
     // Help and version are command-line mode: they must work where no display exists.
