@@ -233,4 +233,19 @@ std::optional<SandboxTemplate> SandboxTemplate::fromJson(const QJsonObject &json
     return t;
 }
 
+QJsonObject SandboxMetric::toJson() const
+{
+    return QJsonObject {
+        { QStringLiteral("timestamp"), timestamp.toUTC().toString(Qt::ISODateWithMs) },
+        { QStringLiteral("timestampUnix"), timestamp.toSecsSinceEpoch() },
+        { QStringLiteral("cpuCount"), cpuCount },
+        { QStringLiteral("cpuUsedPct"), cpuUsedPct },
+        { QStringLiteral("memUsed"), memUsed },
+        { QStringLiteral("memTotal"), memTotal },
+        { QStringLiteral("memCache"), memCache },
+        { QStringLiteral("diskUsed"), diskUsed },
+        { QStringLiteral("diskTotal"), diskTotal },
+    };
+}
+
 } // namespace sd

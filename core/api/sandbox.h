@@ -94,6 +94,8 @@ struct SandboxMetric
     /// Parses a `SandboxMetric` (a timestamp, cpuCount, cpuUsedPct, memUsed and
     /// memTotal required; the rest default to 0).
     static std::optional<SandboxMetric> fromJson(const QJsonObject &json, QString *problem);
+    /// As the API answers it (the local backend's metrics endpoint).
+    QJsonObject toJson() const;
     bool operator==(const SandboxMetric &other) const = default;
 };
 

@@ -327,7 +327,7 @@ void EnvdService::registerRoutes(Router *router)
             const qint64 end
                 = request.query.queryItemValue(QStringLiteral("end")).toLongLong(&okEnd);
             QJsonArray samples;
-            for (const MetricSample &sample : r->metrics()) {
+            for (const SandboxMetric &sample : r->metrics()) {
                 const qint64 t = sample.timestamp.toSecsSinceEpoch();
                 if ((okStart && t < start) || (okEnd && t > end))
                     continue;

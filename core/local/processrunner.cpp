@@ -159,21 +159,6 @@ QString isolationName(Isolation isolation)
     return isolation == Isolation::Bwrap ? QStringLiteral("bwrap") : QStringLiteral("none");
 }
 
-QJsonObject MetricSample::toJson() const
-{
-    return QJsonObject {
-        { QStringLiteral("timestamp"), timestamp.toUTC().toString(Qt::ISODateWithMs) },
-        { QStringLiteral("timestampUnix"), timestamp.toSecsSinceEpoch() },
-        { QStringLiteral("cpuCount"), cpuCount },
-        { QStringLiteral("cpuUsedPct"), cpuUsedPct },
-        { QStringLiteral("memUsed"), memUsed },
-        { QStringLiteral("memTotal"), memTotal },
-        { QStringLiteral("memCache"), memCache },
-        { QStringLiteral("diskUsed"), diskUsed },
-        { QStringLiteral("diskTotal"), diskTotal },
-    };
-}
-
 // ---------------------------------------------------------------- SandboxProcess
 
 SandboxProcess::SandboxProcess(
@@ -705,7 +690,7 @@ void SandboxRuntime::addSample(qint64 ticks, qint64 rss)
 {
     if (m_stopped)
         return;
-    MetricSample sample;
+    SandboxMetric sample;
     sample.timestamp = QDateTime::currentDateTimeUtc();
     sample.cpuCount = m_config.cpuCount > 0 ? m_config.cpuCount : QThread::idealThreadCount();
     sample.memUsed = rss * ::sysconf(_SC_PAGESIZE);

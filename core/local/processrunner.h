@@ -1,5 +1,6 @@
 #pragma once
 
+#include "api/sandbox.h"
 #include "envd/processjobs.h"
 #include "local/sandboxfs.h"
 
@@ -31,21 +32,6 @@ struct SandboxRuntimeConfig
     bool allowInternetAccess = true;
     int cpuCount = 0; ///< for metrics; 0: the host's
     qint64 memoryBytes = 0; ///< for metrics; 0: the host's
-};
-
-/// One sample of a sandbox's resource use (SandboxMetric of the API).
-struct MetricSample
-{
-    QDateTime timestamp;
-    int cpuCount = 0;
-    double cpuUsedPct = 0;
-    qint64 memUsed = 0;
-    qint64 memTotal = 0;
-    qint64 memCache = 0;
-    qint64 diskUsed = 0;
-    qint64 diskTotal = 0;
-
-    QJsonObject toJson() const;
 };
 
 class SandboxRuntime;
@@ -152,7 +138,7 @@ public:
 
     /// Samples kept since the sandbox started (every 5 s, taken by the
     /// ProcessRunner), oldest first.
-    QList<MetricSample> metrics() const { return m_metrics; }
+    QList<SandboxMetric> metrics() const { return m_metrics; }
 
     /// Host pids of every process of the sandbox (jail included).
     QList<qint64> sandboxPids() const;
@@ -193,7 +179,7 @@ private:
     bool m_paused = false;
     bool m_stopped = false;
     QString m_pidNamespace; ///< "pid:[inode]" of the jail
-    QList<MetricSample> m_metrics;
+    QList<SandboxMetric> m_metrics;
     qint64 m_lastCpuTicks = -1;
     QDateTime m_lastCpuTime;
 };

@@ -679,6 +679,27 @@ private Q_SLOTS:
         QCOMPARE(m.diskTotal, 4096);
     }
 
+    // What the local backend serves is what the client parses, field for field.
+    void metricJsonRoundTrip()
+    {
+        SandboxMetric sample;
+        // Whole seconds: the client reads timestampUnix, the API's seconds field.
+        sample.timestamp = QDateTime::fromSecsSinceEpoch(1764669600, Qt::UTC);
+        sample.cpuCount = 4;
+        sample.cpuUsedPct = 37.25;
+        sample.memUsed = 123456789;
+        sample.memTotal = 1073741824;
+        sample.memCache = 4096;
+        sample.diskUsed = 8192;
+        sample.diskTotal = 10737418240;
+        const QJsonObject json = sample.toJson();
+        QCOMPARE(json.value(QLatin1String("timestampUnix")).toInteger(), 1764669600);
+        QString problem;
+        const auto parsed = SandboxMetric::fromJson(json, &problem);
+        QVERIFY2(parsed.has_value(), qPrintable(problem));
+        QCOMPARE(*parsed, sample);
+    }
+
     void metricsMissingField()
     {
         m_server->enqueue(200,
