@@ -58,7 +58,7 @@ private Q_SLOTS:
         QCOMPARE(process->exitStatus(), QProcess::NormalExit);
         QCOMPARE(process->exitCode(), 0);
         // The client sees the stream end rather than hang.
-        QVERIFY(finished.wait(60000));
+        QVERIFY(finished.count() == 1 || finished.wait(60000));
         QVERIFY(streaming.hasError());
     }
 };
