@@ -4,6 +4,7 @@
 // injection, and blocking wrappers (tests only) around the core jobs.
 
 #include "api/sandboxjobs.h"
+#include "creation/creationjob.h"
 #include "localbackend.h"
 
 #include <QFile>
@@ -48,6 +49,17 @@ public:
         s.sandboxUrl = m_backend.url();
         s.apiKey = m_backend.apiKey();
         return s;
+    }
+
+    /// What a creation on this backend needs; tests add budgets and backoffs.
+    CreationContext creationContext(CreationJournal *journal, const QString &installId)
+    {
+        CreationContext c;
+        c.network = &m_network;
+        c.connection = settings();
+        c.journal = journal;
+        c.installId = installId;
+        return c;
     }
 
     QString url() const { return m_backend.url().toString(); }

@@ -47,11 +47,7 @@ private:
 
     CreationContext context()
     {
-        CreationContext c;
-        c.network = m_backend.network();
-        c.connection = m_backend.settings();
-        c.journal = m_journal.get();
-        c.installId = QStringLiteral("11111111-2222-3333-4444-555555555555");
+        CreationContext c = m_backend.creationContext(m_journal.get(), QStringLiteral("11111111-2222-3333-4444-555555555555"));
         c.gatewayBudget = 60s;
         c.rollback.backoff = { 50ms, 100ms, 200ms };
         return c;

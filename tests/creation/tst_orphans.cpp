@@ -41,11 +41,7 @@ private:
 
     Sandbox createReadyMcpSandbox()
     {
-        CreationContext c;
-        c.network = m_backend.network();
-        c.connection = m_backend.settings();
-        c.journal = m_journal.get();
-        c.installId = QStringLiteral("install");
+        CreationContext c = m_backend.creationContext(m_journal.get(), QStringLiteral("install"));
         CreationRequest request;
         request.mcp = QJsonObject { { QStringLiteral("browserbase"),
             QJsonObject { { QStringLiteral("apiKey"), QStringLiteral("k1234") },

@@ -12,6 +12,7 @@
 #include "profiles/keystore.h"
 #include "profiles/profilestore.h"
 #include "profilesdialog.h"
+#include "uitest.h"
 
 #include <QAbstractButton>
 #include <QAbstractItemView>
@@ -133,13 +134,9 @@ private:
 
 void TestAccessibility::initTestCase()
 {
-    QSettings::setPath(QSettings::NativeFormat, QSettings::UserScope, m_configDir.path());
-    QCoreApplication::setOrganizationName(QStringLiteral("sandbox-desk-test"));
-    QCoreApplication::setApplicationName(QStringLiteral("tst_accessibility"));
+    test::useTestSettings(m_configDir.path(), QStringLiteral("tst_accessibility"));
     QVERIFY2(m_backend.start(), qPrintable(m_backend.errorString()));
-    m_settings.apiUrl = m_backend.url();
-    m_settings.sandboxUrl = m_backend.url();
-    m_settings.apiKey = m_backend.apiKey();
+    m_settings = test::backendSettings(m_backend);
 }
 
 void TestAccessibility::mainWindow()
@@ -147,19 +144,10 @@ void TestAccessibility::mainWindow()
     NewSandbox request;
     request.templateId = QStringLiteral("base");
     std::unique_ptr<CreateSandboxJob> create(new CreateSandboxJob(&m_network, m_settings, request));
-    create->setAutoDelete(false);
-    QSignalSpy created(create.get(), &Job::finished);
-    create->start();
-    QVERIFY(created.wait(kWait));
-    QVERIFY2(!create->hasError(), qPrintable(create->error().message()));
+    QVERIFY2(test::runJob(create.get(), kWait), qPrintable(create->error().message()));
 
-    DesktopOptions options;
-    options.localConnection = m_settings;
-    options.journalDirectory = m_journalDir.path();
-    MainWindow window(options);
-    window.setRefreshInterval(0);
-    window.resize(1200, 700);
-    window.show();
+    const auto shown = test::makeWindow(m_settings, m_journalDir.path());
+    MainWindow &window = *shown;
     QSignalSpy refreshed(&window, &MainWindow::refreshed);
     if (!window.isRefreshing())
         window.refresh();

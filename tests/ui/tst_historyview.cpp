@@ -63,11 +63,7 @@ private:
 
     CreationContext context()
     {
-        CreationContext c;
-        c.network = m_backend.network();
-        c.connection = m_backend.settings();
-        c.journal = m_journal.get();
-        c.installId = QStringLiteral("history-test");
+        CreationContext c = m_backend.creationContext(m_journal.get(), QStringLiteral("history-test"));
         return c;
     }
 

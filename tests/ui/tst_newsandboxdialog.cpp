@@ -7,6 +7,7 @@
 #include "mcp/mcpcatalog.h"
 #include "messagebanner.h"
 #include "newsandboxdialog.h"
+#include "uitest.h"
 
 #include <QCheckBox>
 #include <QComboBox>
@@ -31,16 +32,6 @@ using namespace sd;
 namespace {
 
 constexpr int kWait = 30000;
-
-bool runJob(Job *job)
-{
-    job->setAutoDelete(false);
-    QSignalSpy finished(job, &Job::finished);
-    job->start();
-    if (!finished.wait(kWait))
-        return false;
-    return !job->hasError();
-}
 
 // A catalog server with at least one required option, for the form tests.
 McpServer serverWithRequiredOption()
@@ -91,9 +82,7 @@ private:
 void TestNewSandboxDialog::initTestCase()
 {
     QVERIFY(m_configDir.isValid());
-    QSettings::setPath(QSettings::NativeFormat, QSettings::UserScope, m_configDir.path());
-    QCoreApplication::setOrganizationName(QStringLiteral("sandbox-desk-test"));
-    QCoreApplication::setApplicationName(QStringLiteral("tst_newsandboxdialog"));
+    test::useTestSettings(m_configDir.path(), QStringLiteral("tst_newsandboxdialog"));
     QVERIFY(!McpCatalog::instance().isEmpty());
 }
 
@@ -101,11 +90,7 @@ void TestNewSandboxDialog::init()
 {
     m_backend = std::make_unique<test::LocalBackend>(QStringList{QStringLiteral("--fault-injection")});
     QVERIFY2(m_backend->start(), qPrintable(m_backend->errorString()));
-    m_settings = ConnectionSettings();
-    m_settings.apiUrl = m_backend->url();
-    m_settings.sandboxUrl = m_backend->url();
-    m_settings.domain.clear();
-    m_settings.apiKey = m_backend->apiKey();
+    m_settings = test::backendSettings(*m_backend);
     m_journalDir = std::make_unique<QTemporaryDir>();
     m_journal = std::make_unique<CreationJournal>(
         CreationJournal::filePathFor(m_journalDir->path(), QStringLiteral("local")));
@@ -136,7 +121,7 @@ std::unique_ptr<NewSandboxDialog> TestNewSandboxDialog::makeDialog()
 QStringList TestNewSandboxDialog::backendIds()
 {
     std::unique_ptr<ListSandboxesJob> job(new ListSandboxesJob(&m_network, m_settings));
-    if (!runJob(job.get()))
+    if (!test::runJob(job.get(), kWait))
         return {QStringLiteral("<list failed>")};
     QStringList ids;
     for (const Sandbox &s : job->sandboxes())
