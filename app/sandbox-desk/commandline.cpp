@@ -25,6 +25,7 @@
 #include <unistd.h>
 
 #include <cstdio>
+#include <optional>
 
 namespace sd {
 
@@ -34,8 +35,23 @@ namespace {
 // they work on a machine without a display.
 const char *const commandLineOptions[] = { "--list", "--orphans", "--kill-orphans", "--create",
     "--kill", "--history", "--help", "-h", "--help-all", "--version", "-v" };
+// Options only the command-line mode understands. Given without an action they select
+// it too, so that it refuses them with a sentence instead of a window ignoring them.
+const char *const commandLineOnlyOptions[] = { "--json", "--profile", "--api-url", "--sandbox-url",
+    "--gateway-grace", "--gateway-budget", "--template", "--mcp", "--metadata", "--env",
+    "--timeout", "--force" };
+constexpr QLatin1String actionList("--list, --orphans, --kill-orphans, --create, --kill, --history");
 
 int signalFds[2] = { -1, -1 };
+
+std::optional<quint16> parsePort(const QString &text)
+{
+    bool ok = false;
+    const uint port = text.toUInt(&ok);
+    if (!ok || port == 0 || port > 65535)
+        return std::nullopt;
+    return quint16(port);
+}
 
 void onSignal(int)
 {
@@ -170,9 +186,21 @@ bool isCommandLineMode(int argc, char **argv)
             if (arg == option)
                 return true;
         }
+        for (const char *option : commandLineOnlyOptions) {
+            if (arg == option || arg.startsWith(QByteArray(option) + '='))
+                return true;
+        }
+        // A port the window cannot use is reported here, where no display is needed.
+        if (arg == "--local-port" || arg.startsWith("--local-port=")) {
+            const QByteArray value
+                = arg.contains('=') ? arg.mid(arg.indexOf('=') + 1) : QByteArray(i + 1 < argc ? argv[++i] : "");
+            if (!parsePort(QString::fromLocal8Bit(value)))
+                return true;
+        }
     }
     return false;
 }
+
 
 int runCommandLine(QCoreApplication &app)
 {
@@ -187,7 +215,15 @@ CommandLine::CommandLine(QObject *parent)
     : QObject(parent)
     , m_network(new QNetworkAccessManager(this))
 {
-    m_parser.setApplicationDescription(tr("Sandbox Desk: E2B sandboxes without a window."));
+    m_parser.setApplicationDescription(
+        tr("Sandbox Desk: create, list and clean up E2B sandboxes, orphans flagged.\n\n"
+           "Without an action it opens the window on the last profile used; only\n"
+           "--local-port applies there. With one action (--list, --orphans,\n"
+           "--kill-orphans, --create, --kill, --history) it runs without a window,\n"
+           "prints the result and exits with:\n"
+           "  0 success, 1 the operation failed, 2 bad usage or input rejected before\n"
+           "  anything was allocated, 3 --orphans found some, 4 the API could not be\n"
+           "  reached or refused the key."));
     m_parser.addHelpOption();
     m_parser.addVersionOption();
     m_parser.addOptions({
@@ -200,7 +236,14 @@ CommandLine::CommandLine(QObject *parent)
         { QStringLiteral("kill"), tr("Kill the sandboxes given as arguments.") },
         { QStringLiteral("history"), tr("Show the journal's creations, newest first.") },
         { QStringLiteral("json"), tr("Print one JSON document on stdout.") },
-        { QStringLiteral("profile"), tr("Use this profile (name or id)."), tr("NAME") },
+        { QStringLiteral("profile"),
+            tr("Use this profile: its name or id, any case; \"Local\" is this computer's "
+               "backend (default: the last profile used)."),
+            tr("NAME") },
+        { QStringLiteral("local-port"),
+            tr("The port of the Local profile's backend, in the window and the command line "
+               "(default: the port stored in the Local profile, 49900)."),
+            tr("PORT") },
         { QStringLiteral("api-url"), tr("Use this API URL (key from E2B_API_KEY)."), tr("URL") },
         { QStringLiteral("sandbox-url"), tr("Reach every sandbox's envd through this URL."),
             tr("URL") },
@@ -259,6 +302,14 @@ bool CommandLine::parse(const QStringList &arguments)
         return false;
     }
     m_json = m_parser.isSet(QStringLiteral("json"));
+    const auto usage = [&](const QString &message) {
+        err << message << "\n" << tr("Try --help.") << "\n";
+        m_exitCode = Usage;
+        return false;
+    };
+    if (m_parser.isSet(QStringLiteral("local-port"))
+        && !parsePort(m_parser.value(QStringLiteral("local-port"))))
+        return usage(tr("--local-port needs a port number between 1 and 65535."));
     const QList<std::pair<QString, Action>> actions { { QStringLiteral("list"), Action::List },
         { QStringLiteral("orphans"), Action::Orphans },
         { QStringLiteral("kill-orphans"), Action::KillOrphans },
@@ -271,14 +322,18 @@ bool CommandLine::parse(const QStringList &arguments)
             ++count;
         }
     }
-    const auto usage = [&](const QString &message) {
-        err << message << "\n" << tr("Try --help.") << "\n";
-        m_exitCode = Usage;
-        return false;
-    };
+    if (count == 0) {
+        for (const char *option : commandLineOnlyOptions) {
+            const QString name = QString::fromLatin1(option + 2);
+            if (m_parser.isSet(name))
+                return usage(tr("--%1 belongs to the command-line mode: add an action (%2). "
+                                "Without an action sandbox-desk opens the window, which takes "
+                                "only --local-port.")
+                                 .arg(name, actionList));
+        }
+    }
     if (count != 1)
-        return usage(tr(
-            "Give exactly one of --list, --orphans, --kill-orphans, --create, --kill, --history."));
+        return usage(tr("Give exactly one of %1.").arg(actionList));
     if (m_action == Action::Kill && m_parser.positionalArguments().isEmpty())
         return usage(tr("--kill needs at least one sandbox id."));
     if (m_action != Action::Kill && !m_parser.positionalArguments().isEmpty())
@@ -296,6 +351,10 @@ bool CommandLine::parse(const QStringList &arguments)
     if (m_parser.isSet(QStringLiteral("api-url"))
         && !QUrl(m_parser.value(QStringLiteral("api-url"))).isValid())
         return usage(tr("--api-url is not a valid URL."));
+    if (m_parser.isSet(QStringLiteral("local-port"))) {
+        if (m_parser.isSet(QStringLiteral("api-url")))
+            return usage(tr("--local-port applies to the Local profile; drop it or --api-url."));
+    }
     return true;
 }
 
@@ -356,19 +415,25 @@ void CommandLine::resolveConnection(std::function<void()> next)
 
     QSettings settings;
     ProfileStore store(&settings);
-    std::optional<Profile> profile;
-    if (profileName.isEmpty()) {
-        profile = store.lastUsed();
-    } else {
-        profile = store.profile(profileName);
-        for (const Profile &p : store.profiles()) {
-            if (!profile && p.name.compare(profileName, Qt::CaseInsensitive) == 0)
-                profile = p;
-        }
-    }
+    std::optional<Profile> profile
+        = profileName.isEmpty() ? store.lastUsed() : store.find(profileName);
     if (!profile) {
-        fail(Usage, tr("No profile named \"%1\".").arg(profileName));
+        QStringList known;
+        for (const Profile &p : store.profiles())
+            known.append(QStringLiteral("\"%1\" (%2)").arg(p.name, p.id));
+        fail(Usage,
+            tr("No profile named \"%1\". The profiles are: %2. Give --profile one of these "
+               "names or ids, or --api-url.")
+                .arg(profileName, known.join(QStringLiteral(", "))));
         return;
+    }
+    if (m_parser.isSet(QStringLiteral("local-port"))) {
+        if (!profile->isLocal()) {
+            fail(Usage,
+                tr("--local-port applies to the Local profile, not to \"%1\".").arg(profile->name));
+            return;
+        }
+        profile = Profile::local(*parsePort(m_parser.value(QStringLiteral("local-port"))));
     }
     if (!openJournal(profile->id))
         return;

@@ -55,8 +55,11 @@ QString Profile::validate() const
         return tr("The profile needs a name.");
     switch (kind) {
     case Kind::Local:
-        if (!isHttpUrl(apiUrl) || apiUrl.port() <= 0)
-            return tr("The local backend needs a port between 1 and 65535.");
+        if (!isHttpUrl(apiUrl) || apiUrl.port() <= 0
+            || (apiUrl.host() != QLatin1String("127.0.0.1")
+                && apiUrl.host() != QLatin1String("localhost")))
+            return tr("The local backend is on this computer: its API URL is "
+                      "http://127.0.0.1:PORT with a port between 1 and 65535.");
         return {};
     case Kind::E2B:
         if (domain.trimmed().isEmpty() || domain.contains(QLatin1Char('/'))

@@ -87,6 +87,21 @@ std::optional<Profile> ProfileStore::profile(const QString &id) const
     return readProfile(*m_settings, id);
 }
 
+std::optional<Profile> ProfileStore::find(const QString &nameOrId) const
+{
+    const QString wanted = nameOrId.trimmed();
+    if (wanted.compare(Profile::localId(), Qt::CaseInsensitive) == 0)
+        return localProfile();
+    if (const auto byId = profile(wanted))
+        return byId;
+    for (const Profile &p : profiles()) {
+        if (p.name.compare(wanted, Qt::CaseInsensitive) == 0
+            || p.id.compare(wanted, Qt::CaseInsensitive) == 0)
+            return p;
+    }
+    return std::nullopt;
+}
+
 QString ProfileStore::save(const Profile &profile, QString *problem)
 {
     if (const QString invalid = profile.validate(); !invalid.isEmpty()) {

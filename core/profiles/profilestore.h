@@ -23,6 +23,9 @@ public:
     /// Local first, then the others sorted by name.
     QList<Profile> profiles() const;
     std::optional<Profile> profile(const QString &id) const;
+    /// The profile a person means by `nameOrId`: an id, or a name compared without
+    /// case; "local" (any case) always means the Local profile.
+    std::optional<Profile> find(const QString &nameOrId) const;
     Profile localProfile() const;
 
     /// Adds `profile` (an empty id gets a new one) or updates the one with its id.

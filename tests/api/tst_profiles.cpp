@@ -83,6 +83,28 @@ private Q_SLOTS:
             QUrl(QStringLiteral("http://127.0.0.1:50123")));
     }
 
+    // What a person types after --profile: an id, a name in any case, or "Local".
+    void findByIdOrNameWithoutCase()
+    {
+        ProfileStore store(m_settings.get());
+        store.save(Profile::local(50124));
+        const QString workId = store.save(Profile::e2b(QStringLiteral("Work Account")));
+        QVERIFY(!workId.isEmpty());
+        for (const char *local : { "Local", "local", "LOCAL", "Local (this computer)", " local " }) {
+            const auto found = store.find(QString::fromLatin1(local));
+            QVERIFY2(found && found->isLocal(), local);
+            QCOMPARE(found->localPort(), quint16(50124));
+        }
+        for (const QString &work : { workId, workId.toUpper(), QStringLiteral("work account"),
+                 QStringLiteral("WORK ACCOUNT") }) {
+            const auto found = store.find(work);
+            QVERIFY2(found, qPrintable(work));
+            QCOMPARE(found->id, workId);
+        }
+        QVERIFY(!store.find(QStringLiteral("Work")));
+        QVERIFY(!store.find(QString()));
+    }
+
     void addUpdateRemove()
     {
         ProfileStore store(m_settings.get());

@@ -63,6 +63,7 @@ public:
     }
 
     QString url() const { return m_backend.url().toString(); }
+    quint16 port() const { return m_backend.port(); }
     QString apiKey() const { return m_backend.apiKey(); }
     QNetworkAccessManager *network() { return &m_network; }
 

@@ -6,6 +6,8 @@
 #include "profiles/keystore.h"
 #include "profiles/profilestore.h"
 
+#include <QDir>
+#include <QFileInfo>
 #include <QJsonArray>
 #include <QJsonObject>
 #include <QProcess>
@@ -388,6 +390,79 @@ private Q_SLOTS:
         killEverything();
     }
 
+    // "--profile Local" as the README shows it: the Local profile by its short name,
+    // on the port given with --local-port or stored in the profile, with the key the
+    // local backend keeps in its key file (here the test's backend's key).
+    void localProfileByNameAndPort()
+    {
+        const QString id = m_backend.createRaw(QStringLiteral("base")).sandboxId;
+        QVERIFY(!id.isEmpty());
+        const QString keyFile = m_home->filePath(QStringLiteral("data/sandbox-desk/local-api-key"));
+        QVERIFY(QDir().mkpath(QFileInfo(keyFile).path()));
+        QFile file(keyFile);
+        QVERIFY(file.open(QIODevice::WriteOnly));
+        file.write(m_backend.apiKey().toUtf8());
+        file.close();
+        const QString port = QString::number(m_backend.port());
+        const auto listedIds = [](const CliResult &result) {
+            QStringList ids;
+            for (const QJsonValue &entry : result.json().value(QLatin1String("sandboxes")).toArray())
+                ids.append(entry.toObject().value(QLatin1String("sandboxId")).toString());
+            return ids;
+        };
+
+        for (const char *name : { "Local", "local", "LOCAL" }) {
+            const CliResult listed = cli({ QStringLiteral("--profile"), QString::fromLatin1(name),
+                QStringLiteral("--local-port"), port, QStringLiteral("--list"), QStringLiteral("--json") });
+            QVERIFY2(listed.exitCode == 0, listed.err.constData());
+            QCOMPARE(listedIds(listed), QStringList { id });
+        }
+
+        // Without --local-port, the port stored in the Local profile (as the window saves it).
+        {
+            QSettings settings(
+                m_home->filePath(QStringLiteral("config/sandbox-desk/sandbox-desk.conf")),
+                QSettings::IniFormat);
+            ProfileStore store(&settings);
+            QCOMPARE(store.save(Profile::local(m_backend.port())), Profile::localId());
+        }
+        const CliResult stored = cli({ QStringLiteral("--profile"), QStringLiteral("Local"),
+            QStringLiteral("--orphans") });
+        QVERIFY2(stored.exitCode == 0, stored.err.constData());
+        QCOMPARE(stored.out, QByteArray("No orphans.\n"));
+        for (const QByteArray &text : { stored.out, stored.err })
+            QVERIFY(!text.contains(m_backend.apiKey().toUtf8()));
+        killEverything();
+    }
+
+    // What cannot be used is refused before anything is sent, exit 2, with a sentence
+    // that says what to do instead.
+    void unknownProfileAndWindowlessOptionsExit2()
+    {
+        const CliResult unknown
+            = cli({ QStringLiteral("--profile"), QStringLiteral("Nope"), QStringLiteral("--list") });
+        QCOMPARE(unknown.exitCode, 2);
+        QVERIFY2(unknown.err.contains("No profile named \"Nope\""), unknown.err.constData());
+        QVERIFY2(unknown.err.contains("\"Local (this computer)\" (local)"), unknown.err.constData());
+
+        // Without an action these would silently open a window that ignores them.
+        const CliResult noAction = cli({ QStringLiteral("--api-url"), m_backend.url() });
+        QCOMPARE(noAction.exitCode, 2);
+        QVERIFY2(noAction.err.contains("--api-url belongs to the command-line mode: add an action"),
+            noAction.err.constData());
+        const CliResult noActionProfile = cli({ QStringLiteral("--profile=Local") });
+        QCOMPARE(noActionProfile.exitCode, 2);
+        QVERIFY(noActionProfile.err.contains("--profile belongs to the command-line mode"));
+
+        const CliResult badPort = cli({ QStringLiteral("--local-port"), QStringLiteral("99999") });
+        QCOMPARE(badPort.exitCode, 2);
+        QVERIFY2(badPort.err.contains("--local-port needs a port number"), badPort.err.constData());
+        const CliResult portForCloud = cli({ QStringLiteral("--list"), QStringLiteral("--local-port"),
+            QStringLiteral("50000"), QStringLiteral("--api-url"), m_backend.url() });
+        QCOMPARE(portForCloud.exitCode, 2);
+        QVERIFY(portForCloud.err.contains("--local-port applies to the Local profile"));
+    }
+
     // Help and version are command-line mode: they must work where no display exists.
     void helpAndVersionNeedNoDisplay()
     {
@@ -406,6 +481,10 @@ private Q_SLOTS:
             const QString out = QString::fromUtf8(process.readAllStandardOutput());
             if (qstrcmp(option, "--help") == 0) {
                 QVERIFY2(out.contains(QLatin1String("--kill-orphans")), qPrintable(out));
+                // Both modes: the window's own option and what selects each mode.
+                QVERIFY2(out.contains(QLatin1String("--local-port <PORT>")), qPrintable(out));
+                QVERIFY2(out.contains(QLatin1String("Without an action it opens the window")),
+                    qPrintable(out));
             } else {
                 QVERIFY2(out.startsWith(QLatin1String("sandbox-desk ")), qPrintable(out));
                 QVERIFY2(out.contains(QRegularExpression(QStringLiteral("\\d+\\.\\d+\\.\\d+"))),
