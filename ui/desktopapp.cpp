@@ -3,6 +3,7 @@
 #include "mainwindow.h"
 
 #include <QApplication>
+#include <QCommandLineParser>
 #include <QIcon>
 
 namespace sd {
@@ -17,22 +18,15 @@ int runDesktopApp(QApplication &app)
     QGuiApplication::setDesktopFileName(QStringLiteral("sandbox-desk"));
     QApplication::setWindowIcon(QIcon(QStringLiteral(":/icons/sandbox-desk.svg")));
 
+    // Everything else was refused by the command-line mode before a display was needed
+    // (see isCommandLineMode), so a port given here is valid.
     DesktopOptions options;
-    const QStringList args = app.arguments();
-    for (qsizetype i = 1; i < args.size(); ++i) {
-        if (args.at(i) == QLatin1String("--local-port") && i + 1 < args.size()) {
-            bool ok = false;
-            const uint port = args.at(i + 1).toUInt(&ok);
-            if (ok && port > 0 && port < 65536)
-                options.localPort = quint16(port);
-            ++i;
-        } else if (args.at(i).startsWith(QLatin1String("--local-port="))) {
-            bool ok = false;
-            const uint port = args.at(i).mid(13).toUInt(&ok);
-            if (ok && port > 0 && port < 65536)
-                options.localPort = quint16(port);
-        }
-    }
+    QCommandLineParser parser;
+    const QCommandLineOption localPort(QStringLiteral("local-port"), QString(), QStringLiteral("PORT"));
+    parser.addOption(localPort);
+    parser.parse(app.arguments());
+    if (parser.isSet(localPort))
+        options.localPort = quint16(parser.value(localPort).toUInt());
 
     MainWindow window(options);
     window.show();

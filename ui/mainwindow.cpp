@@ -476,19 +476,20 @@ void MainWindow::connectProfile()
     }
     if (m_connectJob)
         return;
-    auto *job = new LocalBackendStarter(m_network, m_options.localPort, this);
+    const quint16 localPort = m_options.localPort ? m_options.localPort : m_profiles->localProfile().localPort();
+    auto *job = new LocalBackendStarter(m_network, localPort, this);
     job->setStartAllowed(m_options.startLocalBackend);
     if (!m_options.localKeyFile.isEmpty())
         job->setKeyFile(m_options.localKeyFile);
     m_connectJob = job;
     setConnectionState(ConnectionState::Connecting);
-    connect(job, &LocalBackendStarter::startingBackend, this, [this, job] {
+    connect(job, &LocalBackendStarter::startingBackend, this, [this, job, localPort] {
         setConnectionState(ConnectionState::StartingBackend);
         statusBar()->showMessage(tr("Nothing answered on port %1: starting the local backend (pid %2)…")
-                                     .arg(m_options.localPort)
+                                     .arg(localPort)
                                      .arg(job->startedPid()));
     });
-    connect(job, &Job::finished, this, [this, job] {
+    connect(job, &Job::finished, this, [this, job, localPort] {
         if (job->hasError()) {
             setConnectionState(ConnectionState::Failed, job->error().message());
             showError(job->error().message());
@@ -499,7 +500,7 @@ void MainWindow::connectProfile()
         openJournal();
         if (job->startedBackend())
             statusBar()->showMessage(tr("Started the local backend on port %1 (pid %2).")
-                                         .arg(m_options.localPort)
+                                         .arg(localPort)
                                          .arg(job->startedPid()),
                                      15000);
         refresh();

@@ -45,8 +45,9 @@ class SandboxFilterProxyModel;
 /// How the desktop application starts.
 struct DesktopOptions
 {
-    /// Port of the local backend for the "Local (this computer)" profile.
-    quint16 localPort = 49900;
+    /// Port of the local backend for the "Local (this computer)" profile; 0 takes the
+    /// port stored in that profile.
+    quint16 localPort = 0;
     /// Start sandbox-desk-local when nothing answers on localPort.
     bool startLocalBackend = true;
     /// Where the local backend's API key is read from (empty: the default file).

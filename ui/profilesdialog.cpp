@@ -3,6 +3,7 @@
 #include "api/sandboxjobs.h"
 #include "profiles/keystore.h"
 #include "profiles/profilestore.h"
+#include "profiles/resolveprofilejob.h"
 #include "profiles/saveprofilejob.h"
 
 #include <QComboBox>
@@ -122,8 +123,6 @@ void ProfilesDialog::reloadList(const QString &selectId)
     const QSignalBlocker blocker(m_list);
     m_list->clear();
     for (const Profile &profile : m_profiles->profiles()) {
-        if (profile.isLocal())
-            continue; // always there, nothing to edit but its port
         auto *item = new QListWidgetItem(profile.name, m_list);
         item->setData(Qt::UserRole, profile.id);
         if (profile.id == selectId)
@@ -137,6 +136,12 @@ void ProfilesDialog::showProfile(const QString &profileId)
     const std::optional<Profile> profile = profileId.isEmpty() ? std::nullopt : m_profiles->profile(profileId);
     const Profile shown = profile.value_or(Profile::e2b(QString()));
     m_name->setText(shown.name);
+    // "This computer" is a kind only the Local profile has; a new profile cannot take it.
+    const int localKind = m_kind->findData(int(Profile::Kind::Local));
+    if (shown.isLocal() && localKind < 0)
+        m_kind->addItem(tr("This computer's backend"), int(Profile::Kind::Local));
+    else if (!shown.isLocal() && localKind >= 0)
+        m_kind->removeItem(localKind);
     m_kind->setCurrentIndex(m_kind->findData(int(shown.kind)));
     m_domain->setText(shown.kind == Profile::Kind::E2B || !shown.domain.isEmpty() ? shown.domain : QString());
     m_apiUrl->setText(shown.apiUrl.toString());
@@ -146,21 +151,43 @@ void ProfilesDialog::showProfile(const QString &profileId)
     m_keyHint->setText(m_keys->availability() == KeyStore::Availability::Unavailable
                            ? KeyStore::unavailableMessage()
                            : tr("The key goes to the system keychain, never to a settings file."));
-    m_remove->setEnabled(profile.has_value());
+    // Local is always there: only its port can change, and its key is the backend's own.
+    const bool local = shown.isLocal();
+    m_name->setReadOnly(local);
+    m_kind->setEnabled(!local);
+    m_key->setEnabled(!local);
+    if (local) {
+        m_key->setPlaceholderText(QString());
+        m_keyHint->setText(tr("The local backend keeps its own key in %1; only the port in the API URL can change.")
+                               .arg(ProfileStore::localKeyFilePath()));
+    }
+    m_remove->setEnabled(profile.has_value() && !local);
     m_result->clear();
     updateKindFields();
 }
 
 void ProfilesDialog::updateKindFields()
 {
-    const bool custom = Profile::Kind(m_kind->currentData().toInt()) == Profile::Kind::Custom;
-    m_apiUrl->setEnabled(custom);
-    m_sandboxUrl->setEnabled(custom);
+    const auto kind = Profile::Kind(m_kind->currentData().toInt());
+    m_apiUrl->setEnabled(kind != Profile::Kind::E2B);
+    m_sandboxUrl->setEnabled(kind == Profile::Kind::Custom);
+    m_domain->setEnabled(kind != Profile::Kind::Local);
 }
 
 Profile ProfilesDialog::profileFromForm() const
 {
     const auto kind = Profile::Kind(m_kind->currentData().toInt());
+    if (kind == Profile::Kind::Local) {
+        // Anything but a port on this computer fails validate() with a sentence.
+        const QUrl url(m_apiUrl->text().trimmed());
+        const bool loopback = url.scheme() == QLatin1String("http")
+            && (url.host() == QLatin1String("127.0.0.1") || url.host() == QLatin1String("localhost"))
+            && url.port() > 0;
+        Profile local = Profile::local(loopback ? quint16(url.port()) : Profile::defaultLocalPort);
+        if (!loopback)
+            local.apiUrl = url;
+        return local;
+    }
     Profile profile = kind == Profile::Kind::Custom
                           ? Profile::custom(m_name->text().trimmed(), QUrl(m_apiUrl->text().trimmed()),
                                             QUrl(m_sandboxUrl->text().trimmed()))
@@ -225,6 +252,22 @@ void ProfilesDialog::testConnection()
         m_result->setText(problem);
         return;
     }
+    if (profile.isLocal()) {
+        // The key is the backend's own, read from its key file.
+        auto *resolve = new ResolveProfileJob(m_keys, profile, this);
+        m_testJob = resolve;
+        m_test->setEnabled(false);
+        connect(resolve, &Job::finished, this, [this, resolve] {
+            m_test->setEnabled(true);
+            if (resolve->hasError())
+                m_result->setText(QStringLiteral("<span style=\"color:#d63b3b\">%1</span>")
+                                      .arg(resolve->error().message().toHtmlEscaped()));
+            else
+                testWith(resolve->settings());
+        });
+        resolve->start();
+        return;
+    }
     ConnectionSettings settings = profile.connectionSettings();
     settings.apiKey = m_key->text().trimmed();
     if (settings.apiKey.isEmpty() && !m_editingId.isEmpty())
@@ -233,6 +276,11 @@ void ProfilesDialog::testConnection()
         m_result->setText(tr("Type the API key to test it."));
         return;
     }
+    testWith(settings);
+}
+
+void ProfilesDialog::testWith(const ConnectionSettings &settings)
+{
     // One page of one sandbox: proves the URL answers and accepts the key.
     SandboxFilter filter;
     filter.pageSize = 1;

@@ -18,7 +18,8 @@ class Job;
 class KeyStore;
 class ProfileStore;
 
-/// Adds, edits and removes the E2B and self-hosted profiles. The API key is entered
+/// Lists every profile and adds, edits and removes the E2B and self-hosted ones; the
+/// Local profile is shown too, with only its port editable. The API key is entered
 /// here once and goes to the OS keychain (KeyStore), never to QSettings; the field
 /// stays empty for a stored key ("leave empty to keep"). "Test connection" lists one
 /// page of sandboxes with what the form says and reports success or the server's
@@ -45,6 +46,7 @@ private:
     void save();
     void remove();
     void testConnection();
+    void testWith(const ConnectionSettings &settings);
 
     ProfileStore *m_profiles;
     KeyStore *m_keys;

@@ -2,6 +2,12 @@
 #include "profiles/profilestore.h"
 #include "profilesdialog.h"
 #include "uitest.h"
+#include "localbackend.h"
+
+#include <QDir>
+#include <QFile>
+#include <QListWidget>
+#include <QStandardPaths>
 
 #include <QLineEdit>
 #include <QNetworkAccessManager>
@@ -22,9 +28,11 @@ class TestProfilesDialog : public QObject
 private Q_SLOTS:
     void initTestCase();
     void savesTheKeyInTheKeychainOnly();
+    void listsTheLocalProfileWithOnlyItsPortEditable();
 
 private:
     QLineEdit *field(const QString &accessibleName) const;
+    QPushButton *button(const QString &text) const;
 
     QTemporaryDir m_configDir;
     std::unique_ptr<ProfilesDialog> m_dialog;
@@ -44,6 +52,73 @@ QLineEdit *TestProfilesDialog::field(const QString &accessibleName) const
             return edit;
     }
     return nullptr;
+}
+
+QPushButton *TestProfilesDialog::button(const QString &text) const
+{
+    for (QPushButton *candidate : m_dialog->findChildren<QPushButton *>()) {
+        if (candidate->text() == text)
+            return candidate;
+    }
+    return nullptr;
+}
+
+// Local is listed like any profile; its port can change, nothing else, and "Test
+// connection" uses the key the local backend keeps in its key file.
+void TestProfilesDialog::listsTheLocalProfileWithOnlyItsPortEditable()
+{
+    test::LocalBackend backend;
+    QVERIFY2(backend.start(), qPrintable(backend.errorString()));
+    qputenv("XDG_DATA_HOME", QFile::encodeName(m_configDir.filePath(QStringLiteral("data"))));
+    const QString keyFile = ProfileStore::localKeyFilePath();
+    QVERIFY(keyFile.startsWith(m_configDir.path()));
+    QVERIFY(QDir().mkpath(QFileInfo(keyFile).path()));
+    QFile file(keyFile);
+    QVERIFY(file.open(QIODevice::WriteOnly));
+    file.write(backend.apiKey().toUtf8());
+    file.close();
+
+    QSettings settings;
+    ProfileStore profiles(&settings);
+    KeyStore keys;
+    QNetworkAccessManager network;
+    m_dialog = std::make_unique<ProfilesDialog>(&profiles, &keys, &network);
+    m_dialog->show();
+    auto *list = m_dialog->findChild<QListWidget *>();
+    QVERIFY(list);
+    QVERIFY(list->count() >= 1);
+    QCOMPARE(list->item(0)->text(), QStringLiteral("Local (this computer)"));
+    list->setCurrentRow(0);
+
+    QLineEdit *name = field(QStringLiteral("Name"));
+    QLineEdit *apiUrl = field(QStringLiteral("API URL"));
+    QLineEdit *keyEdit = field(QStringLiteral("API key"));
+    QVERIFY(name && apiUrl && keyEdit);
+    QVERIFY(name->isReadOnly());
+    QVERIFY(!keyEdit->isEnabled());
+    QVERIFY(apiUrl->isEnabled());
+    QVERIFY(!button(QStringLiteral("&Remove"))->isEnabled());
+    QCOMPARE(apiUrl->text(), QStringLiteral("http://127.0.0.1:49900"));
+
+    // Another computer is refused with a sentence; the stored port stays.
+    apiUrl->setText(QStringLiteral("http://example.test:8080"));
+    button(QStringLiteral("&Save"))->click();
+    QTRY_VERIFY(m_dialog->testResult().contains(QStringLiteral("http://127.0.0.1:PORT")));
+    QCOMPARE(profiles.localProfile().localPort(), quint16(49900));
+
+    apiUrl->setText(QStringLiteral("http://127.0.0.1:%1").arg(backend.port()));
+    QSignalSpy saved(m_dialog.get(), &ProfilesDialog::profileSaved);
+    button(QStringLiteral("&Save"))->click();
+    QVERIFY(saved.wait(20000));
+    QCOMPARE(saved.first().at(0).toString(), Profile::localId());
+    QCOMPARE(profiles.localProfile().localPort(), backend.port());
+
+    list->setCurrentRow(0);
+    QCOMPARE(apiUrl->text(), QStringLiteral("http://127.0.0.1:%1").arg(backend.port()));
+    button(QStringLiteral("&Test connection"))->click();
+    QTRY_VERIFY_WITH_TIMEOUT(m_dialog->testResult().contains(QStringLiteral("Connected")), 20000);
+    QVERIFY(!m_dialog->testResult().contains(backend.apiKey()));
+    QVERIFY(!test::settingsFileContains(backend.apiKey()));
 }
 
 void TestProfilesDialog::savesTheKeyInTheKeychainOnly()
