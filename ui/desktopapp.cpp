@@ -2,6 +2,8 @@
 
 #include "mainwindow.h"
 
+#include "common/shutdownsignals.h"
+
 #include <QApplication>
 #include <QCommandLineParser>
 #include <QIcon>
@@ -29,6 +31,10 @@ int runDesktopApp(QApplication &app)
         options.localPort = quint16(parser.value(localPort).toUInt());
 
     MainWindow window(options);
+    // SIGTERM and SIGINT quit the way the window's Quit does: rollbacks first.
+    ShutdownSignals shutdown;
+    QObject::connect(&shutdown, &ShutdownSignals::received, &window, &MainWindow::quit);
+    QObject::connect(&window, &MainWindow::quitReady, &app, &QCoreApplication::quit, Qt::QueuedConnection);
     window.show();
     return app.exec();
 }

@@ -1,5 +1,9 @@
 #include "mainwindow.h"
 
+#include "common/logging.h"
+#include "creation/creationregistry.h"
+#include "session/session.h"
+
 #include "api/infojobs.h"
 #include "api/lifecyclejobs.h"
 #include "creation/installation.h"
@@ -37,6 +41,8 @@
 #include <QLocale>
 #include <QMenu>
 #include <QMessageBox>
+#include <QPushButton>
+#include <QTimer>
 #include <QNetworkAccessManager>
 #include <QPushButton>
 #include <QSettings>
@@ -566,10 +572,96 @@ void MainWindow::switchProfile(const QString &profileId)
     connectProfile();
 }
 
+QList<Session *> MainWindow::liveSessions() const
+{
+    QList<Session *> sessions;
+    if (m_session)
+        sessions.append(m_session);
+    for (const QPointer<Session> &retired : m_retiredSessions) {
+        if (retired)
+            sessions.append(retired);
+    }
+    return sessions;
+}
+
+int MainWindow::runningCreations() const
+{
+    int running = 0;
+    for (Session *session : liveSessions())
+        running += int(session->creations()->active().size());
+    return running;
+}
+
 void MainWindow::quit()
 {
+    if (m_quitDone)
+        return;
+    if (m_quitting) {
+        // Asked again while rollbacks run: say what leaving now would leave behind.
+        if (findChild<QMessageBox *>(QStringLiteral("quitNowConfirmation")))
+            return;
+        QStringList waiting;
+        for (Session *session : liveSessions())
+            waiting += session->creations()->describeActive();
+        auto *box = new QMessageBox(QMessageBox::Warning, tr("Quit now?"),
+            tr("Still rolling back %n creation(s). Quitting now leaves what they created "
+               "running until its timeout; it will be flagged as an orphan on the next start.",
+                nullptr, int(waiting.size())),
+            QMessageBox::NoButton, this);
+        box->setObjectName(QStringLiteral("quitNowConfirmation"));
+        box->setDetailedText(waiting.join(QLatin1Char('\n')));
+        box->addButton(tr("&Keep waiting"), QMessageBox::RejectRole);
+        QPushButton *now = box->addButton(tr("&Quit now"), QMessageBox::AcceptRole);
+        box->setAttribute(Qt::WA_DeleteOnClose);
+        connect(box, &QMessageBox::finished, this, [this, box, now] {
+            if (box->clickedButton() == now)
+                finishQuit();
+        });
+        box->open();
+        return;
+    }
+    m_quitting = true;
+    saveState();
+    updateActions();
+    // Dialogs hand their running creations to the session, which cancels them below.
+    qDeleteAll(findChildren<NewSandboxDialog *>(Qt::FindDirectChildrenOnly));
+    const QList<Session *> sessions = liveSessions();
+    if (runningCreations() == 0) {
+        finishQuit();
+        return;
+    }
+    const auto report = [this] {
+        QStringList waiting;
+        for (Session *session : liveSessions())
+            waiting += session->creations()->describeActive();
+        statusBar()->showMessage(tr("Quitting: cancelling %n creation(s) and removing what they created…",
+                                    nullptr, int(waiting.size())));
+        Q_EMIT quitWaiting(waiting);
+    };
+    for (Session *session : sessions) {
+        connect(session, &Session::closing, this, report);
+        connect(session, &Session::closed, this, [this](const QStringList &leftBehind) {
+            if (!leftBehind.isEmpty())
+                qCWarning(lcCreation) << "quit: creations left unfinished:" << leftBehind;
+            // The closed session deletes itself after this signal.
+            QTimer::singleShot(0, this, [this] {
+                if (runningCreations() == 0)
+                    finishQuit();
+            });
+        });
+        session->close(m_options.quitTimeout);
+    }
+    report();
+}
+
+void MainWindow::finishQuit()
+{
+    if (m_quitDone)
+        return;
+    m_quitDone = true;
+    Q_EMIT quitWaiting({});
     close();
-    QCoreApplication::quit();
+    Q_EMIT quitReady();
 }
 
 void MainWindow::manageProfiles()
@@ -665,34 +757,38 @@ void MainWindow::onListFinished(Job *job)
 
 void MainWindow::openJournal()
 {
-    const QString profileId = m_profileId;
-    const QString directory = m_options.journalDirectory.isEmpty() ? CreationJournal::defaultDirectory()
-                                                                    : m_options.journalDirectory;
-    if (m_detector) {
-        m_detector->deleteLater();
-        m_detector = nullptr;
+    // The old profile's creations keep their session (and journal) until they end.
+    if (m_session) {
+        m_history->setJournal(nullptr);
+        m_retiredSessions.removeAll(nullptr);
+        m_retiredSessions.append(m_session);
+        m_session->release();
     }
-    m_journal = std::make_unique<CreationJournal>(CreationJournal::filePathFor(directory, profileId));
-    if (!m_journal->open()) {
+    m_session = new Session(m_network, m_connection, this);
+    // Journals were named after the profile before they were named after the API.
+    if (!m_session->open(m_options.journalDirectory, {m_profileId})) {
         // Without a journal the list still works; orphans from our creations cannot be told.
-        showError(tr("The creation journal cannot be used: %1").arg(m_journal->errorString()));
-        m_journal.reset();
+        showError(tr("The creation journal cannot be used: %1").arg(m_session->errorString()));
     }
-    m_detector = new OrphanDetector(m_network, m_connection, m_journal.get(), this);
-    m_detector->setGatewayGrace(m_options.gatewayGrace);
-    m_history->setJournal(m_journal.get());
+    m_session->detector()->setGatewayGrace(m_options.gatewayGrace);
+    m_history->setJournal(m_session->journal());
     m_detail->setBackend(m_network, m_connection);
+}
+
+CreationJournal *MainWindow::journal() const
+{
+    return m_session ? m_session->journal() : nullptr;
 }
 
 void MainWindow::scanOrphans(const QList<Sandbox> &sandboxes)
 {
-    if (!m_detector)
+    if (!m_session)
         return;
     if (m_scanJob)
         m_scanJob->cancel();
-    if (m_journal)
-        m_journal->refresh(); // the command-line mode may have written to it
-    OrphanScanJob *scan = m_detector->scan(sandboxes, this);
+    if (journal())
+        journal()->refresh(); // the command-line mode may have written to it
+    OrphanScanJob *scan = m_session->detector()->scan(sandboxes, this);
     m_scanJob = scan;
     connect(scan, &Job::finished, this, [this, scan] {
         if (scan->hasError())
@@ -718,14 +814,10 @@ void MainWindow::scanOrphans(const QList<Sandbox> &sandboxes)
 
 NewSandboxDialog *MainWindow::newSandbox()
 {
-    if (!m_connected || !m_journal)
+    if (!m_connected || !journal() || m_quitting)
         return nullptr;
-    CreationContext context;
-    context.network = m_network;
-    context.connection = m_connection;
-    context.journal = m_journal.get();
-    context.installId = installationId();
-    auto *dialog = new NewSandboxDialog(context, this);
+    auto *dialog = new NewSandboxDialog(m_session->creationContext(), this);
+    dialog->setSession(m_session);
     dialog->setAttribute(Qt::WA_DeleteOnClose);
     connect(dialog, &NewSandboxDialog::creationFinished, this, [this, dialog](const QString &sandboxId, bool ready) {
         m_pendingSelection = ready ? sandboxId : QString();
@@ -767,7 +859,7 @@ void MainWindow::killAllOrphans()
         if (box->clickedButton() != kill)
             return;
         // The journal records each kill, so the history shows the orphan was cleared.
-        auto *job = new KillOrphansJob(m_network, m_connection, m_journal.get(), orphans, {}, this);
+        auto *job = new KillOrphansJob(m_network, m_connection, journal(), orphans, {}, this);
         startActionJobs({job}, tr("Killing %n orphan(s)…", nullptr, int(ids.size())));
         m_actionDoneText = tr("Killed %n orphan(s).", nullptr, int(ids.size()));
     });
@@ -859,7 +951,7 @@ void MainWindow::updateActions()
 {
     const int selected = m_table ? int(m_table->selectionModel()->selectedRows().size()) : 0;
     const bool busy = !m_actionJobs.isEmpty();
-    m_newAction->setEnabled(m_connected && m_journal);
+    m_newAction->setEnabled(m_connected && journal() && !m_quitting);
     m_killAction->setEnabled(m_connected && selected > 0 && !busy);
     m_extendAction->setEnabled(m_connected && selected > 0 && !busy);
     bool anyRunning = false;
@@ -1059,6 +1151,12 @@ void MainWindow::saveState() const
 
 void MainWindow::closeEvent(QCloseEvent *event)
 {
+    // Closing the window ends the process: it waits for rollbacks as quit() does.
+    if (!m_quitDone && runningCreations() > 0) {
+        event->ignore();
+        quit();
+        return;
+    }
     saveState();
     QMainWindow::closeEvent(event);
 }

@@ -4,6 +4,7 @@
 #include "common/job.h"
 #include "models/sandboxtablemodel.h"
 #include "orphans/orphandetector.h"
+#include "session/session.h"
 
 #include <QDateTime>
 #include <QMainWindow>
@@ -38,7 +39,7 @@ class TrayIcon;
 class FirstRunHint;
 class ProfileStore;
 class KeyStore;
-class OrphanDetector;
+
 class MessageBanner;
 class SandboxFilterProxyModel;
 
@@ -60,6 +61,8 @@ struct DesktopOptions
     QString journalDirectory;
     /// How long an MCP sandbox may run without its gateway before it is flagged.
     std::chrono::seconds gatewayGrace{120};
+    /// How long quitting waits for the rollbacks of cancelled creations.
+    std::chrono::milliseconds quitTimeout{60000};
 };
 
 /// The main window: the sandbox table of the chosen profile with its filter bar,
@@ -102,7 +105,11 @@ public:
     /// Orphan flags (normally from the orphan detector after each refresh).
     void setOrphanFlags(const QHash<QString, OrphanFlag> &flags);
     /// The journal of the current profile (null until connected).
-    CreationJournal *journal() const { return m_journal.get(); }
+    CreationJournal *journal() const;
+    /// The session of the current profile (null until connected).
+    Session *session() const { return m_session; }
+    /// True from the first quit request until the process may exit.
+    bool isQuitting() const { return m_quitting; }
     const QNetworkAccessManager *network() const { return m_network; }
 
     QAction *refreshAction() const { return m_refreshAction; }
@@ -122,10 +129,16 @@ public Q_SLOTS:
     void setRefreshInterval(int seconds);
     /// Shows another profile's sandboxes (ids from ProfileStore; "local" is always there).
     void switchProfile(const QString &profileId);
-    /// Closes the window (which saves its state) and quits the application.
+    /// Closes the window (which saves its state) and quits the application, once every running creation was cancelled and rolled back (up to a
+    /// bound); a second request while that runs asks whether to leave them.
     void quit();
 
 Q_SIGNALS:
+    /// Quitting waits for these creations ("creation c-1: Rolling back"); empty when
+    /// nothing is left to wait for.
+    void quitWaiting(const QStringList &creations);
+    /// Nothing is left to wait for: the application may exit now.
+    void quitReady();
     /// After each refresh, good or failed (orphan flags may follow: orphansScanned()).
     void refreshed(bool ok);
     /// After the orphan detector has judged the latest list.
@@ -162,6 +175,9 @@ private:
     void startActionJobs(const QList<Job *> &jobs, const QString &progressText);
     void onActionJobFinished(Job *job);
     void openJournal();
+    QList<Session *> liveSessions() const;
+    int runningCreations() const;
+    void finishQuit();
     void scanOrphans(const QList<Sandbox> &sandboxes);
     void killAllOrphans();
     void extendSelected();
@@ -210,8 +226,11 @@ private:
     QPointer<Job> m_refreshJob;
     QPointer<Job> m_connectJob;
     QDateTime m_lastGoodRefresh;
-    std::unique_ptr<CreationJournal> m_journal;
-    OrphanDetector *m_detector = nullptr;
+    QPointer<Session> m_session;
+    /// Sessions of profiles switched away from, alive while their creations finish.
+    QList<QPointer<Session>> m_retiredSessions;
+    bool m_quitting = false;
+    bool m_quitDone = false;
     QPointer<Job> m_scanJob;
     QList<Orphan> m_orphans;
     QSet<QString> m_knownOrphans;

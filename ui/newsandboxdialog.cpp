@@ -1,5 +1,7 @@
 #include "newsandboxdialog.h"
 
+#include "session/session.h"
+
 #include "keyvaluetable.h"
 #include "messagebanner.h"
 #include "mcp/mcpconfigcheck.h"
@@ -134,12 +136,16 @@ NewSandboxDialog::~NewSandboxDialog()
 {
     if (m_job) {
         m_job->disconnect(this);
-        // Deleting a running job cancels it; its rollback is then not awaited, so
-        // cancel first and let it finish on its own.
+        // Deleting a running job cancels it without awaiting its rollback, so cancel
+        // it and hand it to the session, which keeps it (and its journal) alive until
+        // the rollback ends and makes quitting wait for it.
         if (!m_job->isFinished()) {
             CreationJob *job = m_job.release();
             job->setAutoDelete(true);
-            job->setParent(nullptr);
+            if (m_session)
+                m_session->track(job, true);
+            else
+                job->setParent(nullptr);
             job->cancel();
         }
     }
@@ -729,6 +735,8 @@ void NewSandboxDialog::startCreation()
     m_lastState = CreationState::Validating;
     m_pages->setCurrentIndex(1);
     m_cancelButton->setFocus();
+    if (m_session)
+        m_session->track(m_job.get());
     m_job->start();
 }
 

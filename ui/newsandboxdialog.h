@@ -2,6 +2,7 @@
 
 #include "creation/creationjob.h"
 #include "mcp/mcpcatalog.h"
+#include "session/session.h"
 
 #include <QDialog>
 #include <QJsonObject>
@@ -24,6 +25,8 @@ class QStackedWidget;
 class QTabWidget;
 
 namespace sd {
+
+
 
 class KeyValueTable;
 class MessageBanner;
@@ -58,6 +61,9 @@ public:
     QString validationMessage() const;
     /// The running or finished creation (null before Create).
     CreationJob *job() const { return m_job.get(); }
+    /// The session the creation runs in: it tracks the job (quitting waits for it) and
+    /// takes it over, still running, when the dialog goes away.
+    void setSession(Session *session) { m_session = session; }
     bool isShowingProgress() const;
 
     // The MCP section, for keyboard users and tests.
@@ -139,6 +145,7 @@ private:
     QString m_validation;
 
     std::unique_ptr<CreationJob> m_job;
+    QPointer<Session> m_session;
     bool m_jobHasMcp = false;
     CreationState m_lastState = CreationState::Validating;
 };

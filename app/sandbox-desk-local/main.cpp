@@ -5,7 +5,7 @@
 #include "local/envdservice.h"
 #include "local/localserver.h"
 #include "local/processrunner.h"
-#include "local/shutdownsignals.h"
+#include "common/shutdownsignals.h"
 
 #include <QCommandLineParser>
 #include <QCoreApplication>
@@ -153,9 +153,9 @@ int main(int argc, char **argv)
         return 1;
     }
 
-    sd::local::ShutdownSignals signals;
+    sd::ShutdownSignals signals;
     QObject::connect(
-        &signals, &sd::local::ShutdownSignals::received, &app, [&server, &app](int signalNumber) {
+        &signals, &sd::ShutdownSignals::received, &app, [&server, &app](int signalNumber) {
             qCInfo(lcLocal) << "signal" << signalNumber << "received: shutting down";
             server.registry()->killAll();
             // Quit once the killed processes are reaped and their objects deleted,

@@ -2,13 +2,14 @@
 
 #include "api/sandboxjobs.h"
 #include "creation/creationjob.h"
-#include "creation/installation.h"
 #include "journal/creationjournal.h"
 #include "mcp/mcpconfigcheck.h"
 #include "orphans/orphandetector.h"
 #include "profiles/keystore.h"
 #include "profiles/profilestore.h"
 #include "profiles/resolveprofilejob.h"
+#include "session/session.h"
+#include "common/shutdownsignals.h"
 
 #include <QCoreApplication>
 #include <QFile>
@@ -17,12 +18,8 @@
 #include <QJsonObject>
 #include <QNetworkAccessManager>
 #include <QSettings>
-#include <QSocketNotifier>
 #include <QTextStream>
 
-#include <csignal>
-#include <sys/socket.h>
-#include <unistd.h>
 
 #include <cstdio>
 #include <optional>
@@ -42,8 +39,6 @@ const char *const commandLineOnlyOptions[] = { "--json", "--profile", "--api-url
     "--timeout", "--force" };
 constexpr QLatin1String actionList("--list, --orphans, --kill-orphans, --create, --kill, --history");
 
-int signalFds[2] = { -1, -1 };
-
 std::optional<quint16> parsePort(const QString &text)
 {
     bool ok = false;
@@ -51,12 +46,6 @@ std::optional<quint16> parsePort(const QString &text)
     if (!ok || port == 0 || port > 65535)
         return std::nullopt;
     return quint16(port);
-}
-
-void onSignal(int)
-{
-    const char byte = 1;
-    [[maybe_unused]] const ssize_t n = ::write(signalFds[0], &byte, 1);
 }
 
 QJsonValue orNull(const QString &text) { return text.isEmpty() ? QJsonValue() : QJsonValue(text); }
@@ -166,16 +155,6 @@ bool parsePairs(const QStringList &values, QMap<QString, QString> *out, QString 
     return true;
 }
 
-QString safeName(const QString &text)
-{
-    QString out;
-    for (QChar c : text)
-        out += c.isLetterOrNumber() || c == QLatin1Char('-') || c == QLatin1Char('.')
-            ? c
-            : QLatin1Char('_');
-    return out;
-}
-
 } // namespace
 
 bool isCommandLineMode(int argc, char **argv)
@@ -270,16 +249,9 @@ CommandLine::CommandLine(QObject *parent)
 
 CommandLine::~CommandLine()
 {
-    // Jobs are children; they must go before the journal they write to.
+    // The creation goes before the session whose journal it writes to.
     delete m_creation;
-    delete m_detector;
-    if (signalFds[0] >= 0) {
-        ::signal(SIGINT, SIG_DFL);
-        ::signal(SIGTERM, SIG_DFL);
-        ::close(signalFds[0]);
-        ::close(signalFds[1]);
-        signalFds[0] = signalFds[1] = -1;
-    }
+    delete m_session;
 }
 
 bool CommandLine::parse(const QStringList &arguments)
@@ -399,17 +371,15 @@ void CommandLine::resolveConnection(std::function<void()> next)
         if (m_parser.isSet(QStringLiteral("sandbox-url")))
             m_settings.sandboxUrl = QUrl(m_parser.value(QStringLiteral("sandbox-url")));
         m_settings.apiKey = env.value(QStringLiteral("E2B_API_KEY")).trimmed();
-        const QString key = profileName.isEmpty() ? QStringLiteral("api-%1-%2")
-                                                        .arg(safeName(m_settings.apiUrl.host()))
-                                                        .arg(m_settings.apiUrl.port(0))
-                                                  : profileName;
         if (needKey && m_settings.apiKey.isEmpty()) {
             fail(Unreachable, tr("No API key: set E2B_API_KEY."));
             return;
         }
-        if (!openJournal(key))
-            return;
-        next();
+        // Journals were once named after the route: take over such a file.
+        const QStringList legacy { profileName,
+            QStringLiteral("api-%1-%2").arg(m_settings.apiUrl.host()).arg(m_settings.apiUrl.port(0)) };
+        if (openSession(legacy))
+            next();
         return;
     }
 
@@ -435,15 +405,16 @@ void CommandLine::resolveConnection(std::function<void()> next)
         }
         profile = Profile::local(*parsePort(m_parser.value(QStringLiteral("local-port"))));
     }
-    if (!openJournal(profile->id))
-        return;
     if (!needKey) {
-        next();
+        // The journal is named after the API the profile points at; no key needed.
+        m_settings = resolveConnectionSettings(*profile, QString(), env);
+        if (openSession({ profile->id }))
+            next();
         return;
     }
     m_keys = std::make_unique<KeyStore>();
     auto *job = new ResolveProfileJob(m_keys.get(), *profile, this);
-    connect(job, &Job::finished, this, [this, job, next] {
+    connect(job, &Job::finished, this, [this, job, next, profileId = profile->id] {
         if (job->hasError()) {
             fail(Unreachable, job->error().message());
             return;
@@ -451,22 +422,21 @@ void CommandLine::resolveConnection(std::function<void()> next)
         m_settings = job->settings();
         if (m_parser.isSet(QStringLiteral("sandbox-url")))
             m_settings.sandboxUrl = QUrl(m_parser.value(QStringLiteral("sandbox-url")));
-        next();
+        if (openSession({ profileId }))
+            next();
     });
     job->start();
 }
 
-bool CommandLine::openJournal(const QString &profileKey)
+bool CommandLine::openSession(const QStringList &legacyJournalKeys)
 {
-    m_journalKey = profileKey;
-    m_journal = std::make_unique<CreationJournal>(
-        CreationJournal::filePathFor(CreationJournal::defaultDirectory(), profileKey));
-    if (!m_journal->open()) {
-        fail(Failed, m_journal->errorString());
+    m_session = new Session(m_network, m_settings, this);
+    if (!m_session->open({}, legacyJournalKeys)) {
+        fail(Failed, m_session->errorString());
         return false;
     }
     QTextStream err(stderr);
-    for (const QString &warning : m_journal->warnings())
+    for (const QString &warning : m_session->warnings())
         err << tr("warning: %1").arg(warning) << "\n";
     return true;
 }
@@ -491,8 +461,7 @@ void CommandLine::listThen(std::function<void(const QList<Sandbox> &)> next)
         : (m_parser.isSet(QStringLiteral("gateway-budget"))
                 ? m_parser.value(QStringLiteral("gateway-budget")).toDouble()
                 : 120.0);
-    m_detector = new OrphanDetector(m_network, m_settings, m_journal.get(), this);
-    m_detector->setGatewayGrace(std::chrono::seconds(qint64(grace)));
+    m_session->detector()->setGatewayGrace(std::chrono::seconds(qint64(grace)));
 
     auto *list = new ListSandboxesJob(m_network, m_settings, {}, this);
     connect(list, &Job::finished, this, [this, list, next] {
@@ -509,7 +478,7 @@ void CommandLine::listThen(std::function<void(const QList<Sandbox> &)> next)
 void CommandLine::runList()
 {
     listThen([this](const QList<Sandbox> &sandboxes) {
-        auto *scan = m_detector->scan(sandboxes, this);
+        auto *scan = m_session->detector()->scan(sandboxes, this);
         connect(scan, &Job::finished, this, [this, scan, sandboxes] {
             const bool onlyOrphans = m_action == Action::Orphans;
             QJsonArray array;
@@ -545,10 +514,10 @@ void CommandLine::runList()
 void CommandLine::runKillOrphans()
 {
     listThen([this](const QList<Sandbox> &sandboxes) {
-        auto *scan = m_detector->scan(sandboxes, this);
+        auto *scan = m_session->detector()->scan(sandboxes, this);
         connect(scan, &Job::finished, this, [this, scan] {
             auto *kill = new KillOrphansJob(
-                m_network, m_settings, m_journal.get(), scan->orphans(), {}, this);
+                m_network, m_settings, m_session->journal(), scan->orphans(), {}, this);
             if (!m_json) {
                 connect(kill, &KillOrphansJob::orphanDone, this,
                     [this](const QString &id, const QString &error) {
@@ -610,7 +579,7 @@ void CommandLine::runHistory()
 {
     QJsonArray array;
     QString text;
-    for (const CreationRecord &r : m_journal->history()) {
+    for (const CreationRecord &r : m_session->journal()->history()) {
         array.append(recordJson(r));
         text += QStringLiteral("%1  %2  %3  %4  %5%6\n")
                     .arg(isoTime(r.startedAt), r.creationId, r.templateId,
@@ -661,11 +630,7 @@ void CommandLine::runCreate()
         request.mcp = parsed.config;
     }
 
-    CreationContext context;
-    context.network = m_network;
-    context.connection = m_settings;
-    context.journal = m_journal.get();
-    context.installId = installationId();
+    CreationContext context = m_session->creationContext();
     if (m_parser.isSet(QStringLiteral("gateway-budget")))
         context.gatewayBudget = std::chrono::milliseconds(
             qint64(m_parser.value(QStringLiteral("gateway-budget")).toDouble() * 1000));
@@ -673,6 +638,7 @@ void CommandLine::runCreate()
     auto *job = new CreationJob(context, request, this);
     job->setAutoDelete(false);
     m_creation = job;
+    m_session->track(job);
     if (!m_json) {
         printText(tr("creation %1\n").arg(job->creationId()));
         connect(job, &CreationJob::stateChanged, this, [this](CreationState state) {
@@ -740,24 +706,14 @@ void CommandLine::runCreate()
 
 void CommandLine::installSignalHandlers()
 {
-    if (::socketpair(AF_UNIX, SOCK_STREAM | SOCK_CLOEXEC, 0, signalFds) != 0)
-        return;
-    m_signalNotifier = new QSocketNotifier(signalFds[1], QSocketNotifier::Read, this);
-    connect(m_signalNotifier, &QSocketNotifier::activated, this, [this] {
-        char byte;
-        [[maybe_unused]] const ssize_t n = ::read(signalFds[1], &byte, 1);
+    auto *shutdown = new ShutdownSignals(this);
+    connect(shutdown, &ShutdownSignals::received, this, [this] {
         // First Ctrl+C: cancel and let the rollback finish; it is not interrupted.
         if (m_creation) {
             QTextStream(stderr) << tr("Cancelling; rolling back what was created…") << "\n";
             m_creation->cancel();
         }
     });
-    struct sigaction action = {};
-    action.sa_handler = onSignal;
-    sigemptyset(&action.sa_mask);
-    action.sa_flags = SA_RESTART;
-    ::sigaction(SIGINT, &action, nullptr);
-    ::sigaction(SIGTERM, &action, nullptr);
 }
 
 void CommandLine::printJson(const QJsonDocument &doc)

@@ -12,14 +12,12 @@
 
 class QCoreApplication;
 class QNetworkAccessManager;
-class QSocketNotifier;
 
 namespace sd {
 
 class CreationJob;
-class CreationJournal;
 class KeyStore;
-class OrphanDetector;
+class Session;
 struct Sandbox;
 
 /// True when the arguments ask for the command-line mode (no window).
@@ -71,7 +69,7 @@ private:
     };
 
     void resolveConnection(std::function<void()> next);
-    bool openJournal(const QString &profileKey);
+    bool openSession(const QStringList &legacyJournalKeys);
     void listThen(std::function<void(const QList<Sandbox> &)> next);
     void runList();
     void runKillOrphans();
@@ -92,13 +90,10 @@ private:
     int m_exitCode = Success;
     bool m_done = false;
     ConnectionSettings m_settings;
-    QString m_journalKey;
     QNetworkAccessManager *m_network = nullptr;
-    std::unique_ptr<CreationJournal> m_journal;
     std::unique_ptr<KeyStore> m_keys;
-    OrphanDetector *m_detector = nullptr;
+    Session *m_session = nullptr;
     QPointer<CreationJob> m_creation;
-    QSocketNotifier *m_signalNotifier = nullptr;
 };
 
 } // namespace sd

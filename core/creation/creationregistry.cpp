@@ -22,7 +22,7 @@ CreationRegistry::~CreationRegistry()
 
 void CreationRegistry::add(CreationJob *job)
 {
-    if (!job || job->isFinished())
+    if (!job || job->isFinished() || m_jobs.contains(job))
         return;
     m_jobs.append(job);
     connect(job, &Job::finished, this, [this, job] { onFinished(job); });

@@ -27,7 +27,7 @@ public:
     explicit CreationRegistry(QObject *parent = nullptr);
     ~CreationRegistry() override;
 
-    /// Tracks `job` until it finishes. Not owned.
+    /// Tracks `job` until it finishes (once, however often it is added). Not owned.
     void add(CreationJob *job);
     QList<CreationJob *> active() const;
     bool isShuttingDown() const { return m_shuttingDown; }

@@ -5,6 +5,8 @@
 #include "creationtestutil.h"
 #include "profiles/keystore.h"
 #include "profiles/profilestore.h"
+#include "journal/creationjournal.h"
+#include "session/session.h"
 
 #include <QDir>
 #include <QFileInfo>
@@ -62,8 +64,10 @@ private:
 
     QString journalPath() const
     {
-        return m_home->filePath(
-            QStringLiteral("data/sandbox-desk/sandbox-desk/journal/cli-test.jsonl"));
+        // One journal per API, whichever route (--api-url, --profile, the window) leads there.
+        return CreationJournal::filePathFor(
+            m_home->filePath(QStringLiteral("data/sandbox-desk/sandbox-desk/journal")),
+            Session::journalKey(QUrl(m_backend.url())));
     }
 
     std::unique_ptr<QProcess> launch(const QStringList &args, const QString &apiKey = {})
@@ -432,6 +436,33 @@ private Q_SLOTS:
         QCOMPARE(stored.out, QByteArray("No orphans.\n"));
         for (const QByteArray &text : { stored.out, stored.err })
             QVERIFY(!text.contains(m_backend.apiKey().toUtf8()));
+        killEverything();
+    }
+
+    // --api-url and a profile that points at the same API read and write one journal,
+    // so one route sees the creations (and orphans) the other made.
+    void apiUrlAndProfileShareOneJournal()
+    {
+        const CliResult created = cli(QStringList { QStringLiteral("--create"), QStringLiteral("--json") }
+            + connection());
+        QVERIFY2(created.exitCode == 0, created.err.constData());
+        const QString creationId = created.json().value(QLatin1String("creationId")).toString();
+        QVERIFY(!creationId.isEmpty());
+        {
+            QSettings settings(
+                m_home->filePath(QStringLiteral("config/sandbox-desk/sandbox-desk.conf")),
+                QSettings::IniFormat);
+            ProfileStore store(&settings);
+            QVERIFY(!store.save(Profile::custom(QStringLiteral("Same API"), QUrl(m_backend.url() + QLatin1Char('/')),
+                                    QUrl(m_backend.url())))
+                         .isEmpty());
+        }
+        const CliResult history = cli({ QStringLiteral("--profile"), QStringLiteral("same api"),
+            QStringLiteral("--history"), QStringLiteral("--json") });
+        QVERIFY2(history.exitCode == 0, history.err.constData());
+        const QJsonArray creations = history.json().value(QLatin1String("creations")).toArray();
+        QCOMPARE(creations.size(), 1);
+        QCOMPARE(creations.at(0).toObject().value(QLatin1String("creationId")).toString(), creationId);
         killEverything();
     }
 

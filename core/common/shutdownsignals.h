@@ -6,7 +6,7 @@ QT_BEGIN_NAMESPACE
 class QSocketNotifier;
 QT_END_NAMESPACE
 
-namespace sd::local {
+namespace sd {
 
 /// Turns SIGTERM and SIGINT into a Qt signal, delivered on the event loop through a
 /// self-pipe (a signal handler may do nothing else safely). One instance per process.
@@ -27,4 +27,4 @@ private:
     QSocketNotifier *m_notifier = nullptr;
 };
 
-} // namespace sd::local
+} // namespace sd

@@ -1,4 +1,4 @@
-#include "local/shutdownsignals.h"
+#include "common/shutdownsignals.h"
 
 #include <QSocketNotifier>
 
@@ -6,7 +6,7 @@
 #include <sys/socket.h>
 #include <unistd.h>
 
-namespace sd::local {
+namespace sd {
 
 namespace {
 
@@ -56,4 +56,4 @@ void ShutdownSignals::onReadable()
         Q_EMIT received(int(byte));
 }
 
-} // namespace sd::local
+} // namespace sd

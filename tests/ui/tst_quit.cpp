@@ -1,0 +1,151 @@
+// Quitting the real window while a creation runs: the creation is cancelled, its
+// rollback runs to the end, the journal records the outcome, and only then may the
+// process exit. Against the real sandbox-desk-local with fault injection.
+
+#include "../creation/creationtestutil.h"
+#include "journal/creationjournal.h"
+#include "mainwindow.h"
+#include "newsandboxdialog.h"
+#include "session/session.h"
+
+#include <QMessageBox>
+#include <QPushButton>
+#include <QSettings>
+#include <QSignalSpy>
+#include <QStatusBar>
+#include <QTest>
+
+using namespace sd;
+using sd::test::rule;
+
+class TestQuit : public QObject
+{
+    Q_OBJECT
+
+private:
+    sd::test::FaultBackend m_backend;
+    QTemporaryDir m_journalDir;
+
+    std::unique_ptr<MainWindow> makeWindow()
+    {
+        DesktopOptions options;
+        options.localConnection = m_backend.settings();
+        options.rememberState = false;
+        options.journalDirectory = m_journalDir.path();
+        auto window = std::make_unique<MainWindow>(options);
+        window->setRefreshInterval(0);
+        window->show();
+        return window;
+    }
+
+private Q_SLOTS:
+    void initTestCase()
+    {
+        QVERIFY(m_backend.start());
+        QSettings::setPath(QSettings::NativeFormat, QSettings::UserScope, m_journalDir.path());
+        QCoreApplication::setOrganizationName(QStringLiteral("sandbox-desk-test"));
+        QCoreApplication::setApplicationName(QStringLiteral("tst_quit"));
+    }
+
+    void quitWaitsForTheRollback_data()
+    {
+        QTest::addColumn<QJsonObject>("fault");
+        QTest::addColumn<bool>("mcp");
+        QTest::addColumn<int>("state");
+        QTest::newRow("starting the gateway")
+            << rule(QStringLiteral("POST"), QStringLiteral("*/process.Process/Start"), QStringLiteral("delay"), 1, 0, 2500)
+            << true << int(CreationState::StartingGateway);
+        QTest::newRow("extending") << rule(QStringLiteral("POST"), QStringLiteral("/sandboxes/*/timeout"),
+                                           QStringLiteral("delay"), 1, 0, 2500)
+                                   << false << int(CreationState::Extending);
+    }
+
+    void quitWaitsForTheRollback()
+    {
+        QFETCH(QJsonObject, fault);
+        QFETCH(bool, mcp);
+        QFETCH(int, state);
+        QVERIFY(m_backend.clearFaults());
+        QVERIFY(m_backend.setFaults({ fault }));
+        auto window = makeWindow();
+        QTRY_VERIFY_WITH_TIMEOUT(window->newSandboxAction()->isEnabled(), 20000);
+
+        NewSandboxDialog *dialog = window->newSandbox();
+        QVERIFY(dialog);
+        if (mcp)
+            dialog->setMcpJson(QStringLiteral("{\"duckduckgo\": {}}"));
+        dialog->findChild<QPushButton *>(QStringLiteral("createButton"))->click();
+        QVERIFY(dialog->job());
+        QTRY_COMPARE_WITH_TIMEOUT(int(dialog->job()->state()), state, 20000);
+        const QString creationId = dialog->job()->creationId();
+        QTRY_COMPARE(m_backend.listIds().size(), 1);
+
+        QSignalSpy waiting(window.get(), &MainWindow::quitWaiting);
+        QSignalSpy ready(window.get(), &MainWindow::quitReady);
+        window->quit();
+        // Not yet: the creation is being cancelled and rolled back, and the window says so.
+        QVERIFY(ready.isEmpty());
+        QVERIFY(window->isQuitting());
+        QVERIFY(!waiting.isEmpty());
+        QVERIFY2(waiting.last().at(0).toStringList().join(QString()).contains(creationId),
+            qPrintable(waiting.last().at(0).toStringList().join(QLatin1Char(';'))));
+        QCOMPARE(window->statusBar()->currentMessage(),
+            QStringLiteral("Quitting: cancelling 1 creation(s) and removing what they created…"));
+        QVERIFY(!window->newSandboxAction()->isEnabled());
+
+        // A second request says what leaving now would leave; keep waiting.
+        window->quit();
+        auto *box = window->findChild<QMessageBox *>(QStringLiteral("quitNowConfirmation"));
+        QVERIFY(box);
+        QVERIFY2(box->detailedText().contains(creationId), qPrintable(box->detailedText()));
+        QAbstractButton *keepWaiting = nullptr;
+        for (QAbstractButton *button : box->buttons()) {
+            if (button->text() == QLatin1String("&Keep waiting"))
+                keepWaiting = button;
+        }
+        QVERIFY(keepWaiting);
+        keepWaiting->click();
+
+        QVERIFY(ready.wait(30000));
+        QCOMPARE(ready.size(), 1);
+        QVERIFY(m_backend.listIds().isEmpty()); // nothing left running
+        QVERIFY(waiting.last().at(0).toStringList().isEmpty());
+
+        CreationJournal journal(
+            CreationJournal::filePathFor(m_journalDir.path(), Session::journalKey(m_backend.settings().apiUrl)));
+        QVERIFY(journal.open());
+        bool found = false;
+        for (const CreationRecord &record : journal.history()) {
+            if (record.creationId != creationId)
+                continue;
+            found = true;
+            QVERIFY(record.isFinished());
+            QVERIFY2(record.state == CreationState::Cancelled || record.state == CreationState::RolledBack,
+                qPrintable(toString(record.state)));
+        }
+        QVERIFY(found);
+    }
+
+    // Closing the window with a creation running is a quit: it waits the same way.
+    void closingTheWindowWaitsToo()
+    {
+        QVERIFY(m_backend.clearFaults());
+        QVERIFY(m_backend.setFaults({ rule(QStringLiteral("POST"), QStringLiteral("/sandboxes/*/timeout"),
+            QStringLiteral("delay"), 1, 0, 2500) }));
+        auto window = makeWindow();
+        QTRY_VERIFY_WITH_TIMEOUT(window->newSandboxAction()->isEnabled(), 20000);
+        NewSandboxDialog *dialog = window->newSandbox();
+        QVERIFY(dialog);
+        dialog->findChild<QPushButton *>(QStringLiteral("createButton"))->click();
+        QTRY_COMPARE_WITH_TIMEOUT(m_backend.listIds().size(), 1, 20000);
+        QSignalSpy ready(window.get(), &MainWindow::quitReady);
+        QVERIFY(!window->close()); // refused for now: rollbacks first
+        QVERIFY(window->isQuitting());
+        QVERIFY(ready.wait(30000));
+        QVERIFY(m_backend.listIds().isEmpty());
+        QVERIFY(!window->isVisible());
+    }
+};
+
+QTEST_MAIN(TestQuit)
+#include "tst_quit.moc"
