@@ -179,6 +179,12 @@ void MainWindow::createActions()
                            tr("Copy the MCP gateway URL of the selected sandbox"));
     m_findAction = make("filter", tr("&Find"), QKeySequence::Find, tr("Filter the list"));
     m_retryAction = new QAction(tr("Retry"), this);
+    // Ctrl+Q quits the way the tray's Quit does: running creations are rolled back first.
+    auto *quitAction = new QAction(tr("&Quit"), this);
+    quitAction->setObjectName(QStringLiteral("quitAction"));
+    quitAction->setShortcut(QKeySequence(Qt::CTRL | Qt::Key_Q));
+    addAction(quitAction);
+    connect(quitAction, &QAction::triggered, this, &MainWindow::quit);
 
     connect(m_newAction, &QAction::triggered, this, &MainWindow::newSandbox);
 
