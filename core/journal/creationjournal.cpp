@@ -136,6 +136,31 @@ bool CreationRecord::owns(const QString &id) const
     return !id.isEmpty() && (id == sandboxId || foundSandboxIds.contains(id));
 }
 
+bool CreationRecord::mayHaveSandboxRunning() const
+{
+    if (!isFinished())
+        return true; // still in flight, or interrupted: its sandbox may run
+    const auto allKilled = [this](const QStringList &ids) {
+        for (const QString &id : ids) {
+            if (!id.isEmpty() && !orphansKilled.contains(id))
+                return false;
+        }
+        return true;
+    };
+    if (state == CreationState::RollbackFailed) {
+        // A failed rollback or a lost response: resolved only once the orphans it is
+        // known to own were killed (a lost response may know none before that).
+        return orphansKilled.isEmpty() || !allKilled(QStringList(foundSandboxIds) << sandboxId);
+    }
+    if (state == CreationState::Ready) {
+        // Duplicates found beside the sandbox were removed, but that is not journalled.
+        QStringList duplicates = foundSandboxIds;
+        duplicates.removeAll(sandboxId);
+        return !allKilled(duplicates);
+    }
+    return false; // rolled back, rejected or cancelled: nothing left
+}
+
 CreationJournal::CreationJournal(QString filePath, QObject *parent)
     : QObject(parent)
     , m_filePath(std::move(filePath))
@@ -563,20 +588,31 @@ bool CreationJournal::compact(int keep)
     // Unknown to this process may be lines appended by another one since the last
     // read: pick them up first so the rewrite keeps them.
     refresh();
-    const int drop = int(m_order.size()) - keep;
-    const QStringList dropped = m_order.mid(0, drop);
+    QSet<QString> dropped;
+    for (qsizetype i = 0; i < m_order.size() - keep; ++i) {
+        const QString &id = m_order.at(i);
+        if (!m_active.contains(id) && !m_records.value(id).mayHaveSandboxRunning())
+            dropped.insert(id);
+    }
+    if (dropped.isEmpty())
+        return true;
+    QStringList kept;
     QList<QJsonObject> records;
-    for (const QString &id : m_order.mid(drop))
+    for (const QString &id : std::as_const(m_order)) {
+        if (dropped.contains(id))
+            continue;
+        kept << id;
         records += m_raw.value(id);
+    }
     if (!writeAll(m_filePath, records))
         return false;
-    for (const QString &id : dropped) {
+    for (const QString &id : std::as_const(dropped)) {
         m_records.remove(id);
         m_raw.remove(id);
     }
-    m_order = m_order.mid(drop);
+    m_order = kept;
     m_readOffset = QFileInfo(m_filePath).size();
-    qCDebug(lcJournal) << "compacted: dropped" << drop << "creations";
+    qCDebug(lcJournal) << "compacted: dropped" << dropped.size() << "creations";
     return true;
 }
 

@@ -69,6 +69,11 @@ struct CreationRecord
     bool hasMcp() const { return !mcpServers.isEmpty(); }
     /// True when `sandboxId` is one this creation produced (by id or through its search).
     bool owns(const QString &sandboxId) const;
+    /// True when a sandbox of this creation may still run without being the user's:
+    /// unfinished (in flight or interrupted), rollback failed or response lost (until
+    /// each sandbox it knows was killed as an orphan), or Ready with duplicates whose
+    /// removal was never confirmed. Compaction keeps these whatever their age.
+    bool mayHaveSandboxRunning() const;
 };
 
 /// The announcement written before a creation's first network call.
@@ -101,7 +106,8 @@ struct CreationOutcome
 /// open() replays the file: a torn last line (a crash while writing) is dropped with
 /// a warning and everything before it kept; a file with damage elsewhere is renamed
 /// aside (never deleted) and its readable records carried over into a fresh file.
-/// Compaction at open() keeps the last maxCreations creations.
+/// Compaction at open() keeps the last maxCreations creations, and every older one
+/// whose sandbox may still be running (CreationRecord::mayHaveSandboxRunning()).
 ///
 /// Several processes may append to the same file (each append opens it with
 /// O_APPEND); refresh() picks up what others wrote.
@@ -162,7 +168,9 @@ public:
     void setActive(const QString &creationId, bool active);
     bool isActive(const QString &creationId) const { return m_active.contains(creationId); }
 
-    /// Rewrites the file with the last `keep` creations. Returns false on failure.
+    /// Rewrites the file with the last `keep` creations and every older one whose sandbox
+    /// may still be running. Does not rewrite when nothing can go. Returns false on
+    /// failure (errorString()).
     bool compact(int keep = maxCreations);
 
 Q_SIGNALS:

@@ -9,6 +9,8 @@
 #include <QTemporaryDir>
 #include <QTest>
 
+#include <functional>
+
 using namespace sd;
 
 namespace {
@@ -85,6 +87,21 @@ private:
     {
         QFile file(path);
         return file.open(QIODevice::ReadOnly) ? file.readAll() : QByteArray();
+    }
+
+    static bool writeIntent(CreationJournal &journal, const QString &id)
+    {
+        CreationIntent intent;
+        intent.creationId = id;
+        intent.templateId = QStringLiteral("base");
+        return journal.recordIntent(intent);
+    }
+
+    QString writeFinished(CreationJournal &journal)
+    {
+        const QString id = writeSample(journal);
+        journal.recordOutcome(id, { CreationState::Ready, {}, std::nullopt, std::nullopt });
+        return id;
     }
 
 private Q_SLOTS:
@@ -216,6 +233,9 @@ private Q_SLOTS:
                 intent.templateId = QStringLiteral("base");
                 QVERIFY(journal.recordIntent(intent));
                 ids << intent.creationId;
+                if (i < 20) // old enough to go, and nothing of it can still run
+                    QVERIFY(journal.recordOutcome(intent.creationId,
+                        { CreationState::RolledBack, {}, std::nullopt, std::nullopt }));
             }
             QCOMPARE(journal.creations().size(), CreationJournal::maxCreations + 20);
         }
@@ -297,10 +317,7 @@ private Q_SLOTS:
         {
             CreationJournal journal(path);
             QVERIFY(journal.open());
-            CreationIntent intent;
-            intent.creationId = id;
-            intent.templateId = QStringLiteral("base");
-            QVERIFY(journal.recordIntent(intent));
+            QVERIFY(writeIntent(journal, id));
             if (allocated)
                 QVERIFY(journal.recordSandboxId(id, QStringLiteral("sbx")));
             for (CreationState state : states) {
@@ -474,6 +491,79 @@ private Q_SLOTS:
         QVERIFY(cli.creation(a));
         QCOMPARE(gui.creations().size(), 2);
     }
+
+    void compactionKeepsCreationsThatMayStillRun_data()
+    {
+        using Record = std::function<void(CreationJournal &, const QString &)>;
+        QTest::addColumn<Record>("write"); // after the intent
+        QTest::addColumn<bool>("kept");
+        const auto outcome = [](CreationState state, std::optional<OrphanReason> reason = {}) {
+            return CreationOutcome { state, QStringLiteral("it failed"), std::nullopt, reason };
+        };
+        QTest::newRow("interrupted while allocating") << Record([](auto &, auto &) {}) << true;
+        QTest::newRow("unfinished, sandbox known") << Record([](CreationJournal &j, auto &id) {
+            j.recordSandboxId(id, QStringLiteral("sbx-1"));
+            j.recordState(id, CreationState::StartingGateway);
+        }) << true;
+        QTest::newRow("rollback failed") << Record([=](CreationJournal &j, auto &id) {
+            j.recordSandboxId(id, QStringLiteral("sbx-1"));
+            j.recordState(id, CreationState::RollingBack);
+            j.recordOutcome(
+                id, outcome(CreationState::RollbackFailed, OrphanReason::RollbackFailed));
+        }) << true;
+        QTest::newRow("lost response") << Record([=](CreationJournal &j, auto &id) {
+            j.recordState(id, CreationState::RollingBack);
+            j.recordOutcome(id, outcome(CreationState::RollbackFailed, OrphanReason::LostResponse));
+        }) << true;
+        QTest::newRow("ready, a duplicate found") << Record([=](CreationJournal &j, auto &id) {
+            j.recordSandboxId(id, QStringLiteral("sbx-1"));
+            j.recordFound(id, { QStringLiteral("sbx-2") });
+            j.recordOutcome(id, outcome(CreationState::Ready));
+        }) << true;
+        QTest::newRow("rollback failed, orphan killed since") << Record(
+            [=](CreationJournal &j, auto &id) {
+                j.recordSandboxId(id, QStringLiteral("sbx-1"));
+                j.recordOutcome(
+                    id, outcome(CreationState::RollbackFailed, OrphanReason::RollbackFailed));
+                j.recordOrphanKilled(id, QStringLiteral("sbx-1"));
+            }) << false;
+        QTest::newRow("ready") << Record([=](CreationJournal &j, auto &id) {
+            j.recordSandboxId(id, QStringLiteral("sbx-1"));
+            j.recordOutcome(id, outcome(CreationState::Ready));
+        }) << false;
+        QTest::newRow("rolled back") << Record([=](CreationJournal &j, auto &id) {
+            j.recordSandboxId(id, QStringLiteral("sbx-1"));
+            j.recordOutcome(id, outcome(CreationState::RolledBack));
+        }) << false;
+        QTest::newRow("rejected") << Record([=](CreationJournal &j, auto &id) {
+            j.recordOutcome(id, outcome(CreationState::Rejected));
+        }) << false;
+    }
+
+    void compactionKeepsCreationsThatMayStillRun()
+    {
+        using Record = std::function<void(CreationJournal &, const QString &)>;
+        QFETCH(Record, write);
+        QFETCH(bool, kept);
+        QTemporaryDir dir;
+        const QString path = dir.filePath(QStringLiteral("p.jsonl"));
+        const QString old = QStringLiteral("old-1");
+        {
+            CreationJournal journal(path);
+            QVERIFY(journal.open() && writeIntent(journal, old));
+            write(journal, old);
+            for (int i = 0; i < 3; ++i)
+                writeFinished(journal);
+            QVERIFY(journal.compact(1));
+            QCOMPARE(journal.creation(old).has_value(), kept);
+            QCOMPARE(journal.creations().size(), kept ? 2 : 1);
+        }
+        CreationJournal again(path);
+        QVERIFY(again.open());
+        QCOMPARE(again.creation(old).has_value(), kept);
+        QCOMPARE(again.creations().size(), kept ? 2 : 1);
+    }
+
 };
 
 QTEST_GUILESS_MAIN(TestJournal)
