@@ -3,6 +3,7 @@
 #include "creation/creationstate.h"
 
 #include <QDateTime>
+#include <QFile>
 #include <QHash>
 #include <QJsonObject>
 #include <QList>
@@ -110,7 +111,12 @@ struct CreationOutcome
 /// whose sandbox may still be running (CreationRecord::mayHaveSandboxRunning()).
 ///
 /// Several processes may append to the same file (each append opens it with
-/// O_APPEND); refresh() picks up what others wrote.
+/// O_APPEND); refresh() picks up what others wrote. Writers exclude each other with
+/// an advisory flock() on lockFilePath(): each append, each compaction (read, write
+/// the new file, fsync, rename) and the repairs at open() hold it, so no append can
+/// land in a file that a compaction is about to replace. Readers take no lock; they
+/// notice a file replaced by a compaction by its identity (device and inode of the
+/// path against the file they hold open) and read it again from the start.
 class CreationJournal : public QObject
 {
     Q_OBJECT
@@ -129,9 +135,13 @@ public:
     static QString filePathFor(const QString &directory, const QString &profile);
 
     QString filePath() const { return m_filePath; }
+    /// `<filePath>.lock`, the file writers flock() (never removed: removing it would
+    /// let two processes lock two different files).
+    QString lockFilePath() const;
 
     /// Creates the directory if needed, replays the file and compacts it. Returns false
-    /// (errorString()) if the journal cannot be used at all.
+    /// (errorString()) if the journal cannot be used at all. Holds the lock while it
+    /// reads and repairs, so it never cuts another process's append short.
     bool open();
     bool isOpen() const { return m_open; }
     QString errorString() const { return m_errorString; }
@@ -183,12 +193,27 @@ private:
     bool apply(const QJsonObject &record);
     void replay(const QByteArray &data, qint64 *goodEnd, bool *corrupt, int *badLines);
     bool writeAll(const QString &path, const QList<QJsonObject> &records);
+    void clearRecords();
+    /// Replays and repairs the file; the caller holds the lock.
+    bool load();
+    /// Holds the file now at filePath() open for reading, from `offset` on.
+    bool holdCurrentFile(qint64 offset);
+    /// Reads what was appended since the last read, or everything again when the
+    /// file was replaced. Takes no lock and never writes. Adds the creations it
+    /// touched to `changed`.
+    void catchUp(QSet<QString> *changed);
+    /// The caller holds the lock.
+    bool compactLocked(int keep, QSet<QString> *changed);
+    void emitChanged(const QSet<QString> &changed);
 
     QString m_filePath;
     bool m_open = false;
     QString m_errorString;
     QStringList m_warnings;
     QString m_movedAside;
+    /// The file read so far, held open so that its inode cannot be reused while we
+    /// compare it with the one at filePath().
+    QFile m_readFile;
     qint64 m_readOffset = 0;
     QList<QString> m_order; ///< creation ids, oldest first
     QHash<QString, CreationRecord> m_records;
