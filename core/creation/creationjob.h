@@ -70,7 +70,11 @@ struct CreationContext
 ///    Ready
 /// ```
 ///
-/// Each state change is journalled before the call it starts. The error reported
+/// Each state change is journalled before the call it starts. A journal write that
+/// fails after the intent (disk full, I/O error) stops the creation at its next step
+/// and rolls it back with an Error::Kind::Journal error: a creation whose records stop
+/// short would later look interrupted, and its sandbox be killed as an orphan, even
+/// when Ready. The same holds for a Ready outcome that cannot be written. The error reported
 /// is always the first one; the rollback's outcome is reported beside it (rollback()).
 /// cancel() in any state stops waiting and rolls back what exists (a create answer
 /// that arrives after the cancel is killed); during the rollback it is ignored.
@@ -142,6 +146,10 @@ private:
     void finish(CreationState state);
 
     void setState(CreationState state);
+    /// Notes a journal write after the intent that failed; the next step stops.
+    void journalled(bool written);
+    /// Rolls back when the user cancelled or a journal write failed; true if it did.
+    bool rollBackIfStopped();
     void keepFirstError(const Error &error);
     void appendOutput(QByteArray *buffer, bool *capped, const QByteArray &chunk, bool isStderr);
     QString redact(QString text) const;
@@ -158,6 +166,7 @@ private:
     Sandbox m_sandbox;
     QList<McpFinding> m_findings;
     Error m_firstError;
+    Error m_journalError; ///< the first journal write after the intent that failed
     std::optional<RollbackReport> m_rollback;
     std::optional<OrphanReason> m_orphanReason;
 

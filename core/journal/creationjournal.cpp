@@ -512,6 +512,7 @@ bool CreationJournal::append(QJsonObject record)
 {
     if (!m_open) {
         qCWarning(lcJournal) << "journal not open; record dropped";
+        m_errorString = tr("The journal %1 is not open").arg(m_filePath);
         return false;
     }
     record.insert(QStringLiteral("v"), formatVersion);
@@ -535,7 +536,8 @@ bool CreationJournal::append(QJsonObject record)
         // A fresh descriptor per record, opened under the lock: a file compacted
         // (renamed over) by another process is written, not the old inode.
         const int fd = ::open(path.constData(), O_WRONLY | O_APPEND | O_CREAT | O_CLOEXEC, 0600);
-        if (fd < 0) {
+        struct stat before = {};
+        if (fd < 0 || ::fstat(fd, &before) != 0) {
             error = errno;
         } else {
             qint64 written = 0;
@@ -552,6 +554,11 @@ bool CreationJournal::append(QJsonObject record)
             }
             if (!error && ::fsync(fd) != 0)
                 error = errno;
+            // A record that failed must not stay, not even in part: a torn line in the
+            // middle would make the next open() move the whole file aside.
+            if (error && ::ftruncate(fd, before.st_size) != 0)
+                qCWarning(lcJournal)
+                    << "could not undo a failed journal write:" << std::strerror(errno);
         }
         if (fd >= 0)
             ::close(fd);
@@ -559,6 +566,8 @@ bool CreationJournal::append(QJsonObject record)
             fsyncDirectory(QFileInfo(m_filePath).absolutePath());
     }
     if (error) {
+        m_errorString
+            = tr("Could not write to the journal %1: %2").arg(m_filePath, systemError(error));
         qCWarning(lcJournal) << "could not write the journal:" << std::strerror(error);
         return false;
     }

@@ -153,7 +153,9 @@ public:
     /// Reads records other processes appended since the last read.
     void refresh();
 
-    // Each returns false if the record could not be made durable.
+    // Each returns false if the record could not be made durable; errorString() then
+    // names the file and the system's reason ("No space left on device"). A record
+    // that failed is not left in the file, not even in part.
     bool recordIntent(const CreationIntent &intent);
     bool recordSandboxId(const QString &creationId, const QString &sandboxId);
     bool recordState(const QString &creationId, CreationState state);

@@ -12,14 +12,25 @@
 //   journalhelper append-one <journal> <id>
 //       opens the journal, prints "ready", waits for a line on stdin, appends one
 //       intent, prints "appended".
+//   journalhelper create <journal> <url> <api-key> <state> <bytes>
+//       runs a CreationJob; once it entered <state> (allocating: the intent is
+//       written), the file may grow by only <bytes> more (RLIMIT_FSIZE, with SIGXFSZ
+//       ignored, as a full disk). Prints the result as JSON.
 
+#include "creation/creationjob.h"
 #include "journal/creationjournal.h"
 
 #include <QCoreApplication>
+#include <QFileInfo>
+#include <QJsonDocument>
+#include <QNetworkAccessManager>
 #include <QRandomGenerator>
 #include <QThread>
 
+#include <csignal>
 #include <cstdio>
+#include <memory>
+#include <sys/resource.h>
 
 using namespace sd;
 
@@ -85,6 +96,55 @@ int appendOne(const QString &path, const QString &id)
     return ok ? 0 : 1;
 }
 
+int create(const QString &path, const QString &url, const QString &apiKey, const QString &limitFrom,
+    int bytes)
+{
+    std::signal(SIGXFSZ, SIG_IGN); // a write past the limit fails with EFBIG instead
+    CreationJournal journal(path);
+    if (!journal.open())
+        return 1;
+    QNetworkAccessManager network;
+    CreationContext context;
+    context.network = &network;
+    context.connection.apiUrl = QUrl(url);
+    context.connection.sandboxUrl = QUrl(url);
+    context.connection.apiKey = apiKey;
+    context.journal = &journal;
+    context.installId = QStringLiteral("11111111-2222-3333-4444-555555555555");
+    context.rollback.backoff = { std::chrono::milliseconds(50), std::chrono::milliseconds(100),
+        std::chrono::milliseconds(200) };
+    const auto owner = std::make_unique<CreationJob>(context, CreationRequest {});
+    CreationJob *job = owner.get();
+    job->setAutoDelete(false);
+    qint64 sizeAtLimit = -1;
+    QObject::connect(job, &CreationJob::stateChanged, job, [&](CreationState state) {
+        if (toString(state) != limitFrom || sizeAtLimit >= 0)
+            return;
+        sizeAtLimit = QFileInfo(path).size();
+        const rlimit limit { rlim_t(sizeAtLimit + bytes), RLIM_INFINITY };
+        setrlimit(RLIMIT_FSIZE, &limit);
+    });
+    QObject::connect(job, &Job::finished, job, [&] {
+        const rlimit none { RLIM_INFINITY, RLIM_INFINITY };
+        setrlimit(RLIMIT_FSIZE, &none);
+        say(QJsonDocument(
+            QJsonObject {
+                { QStringLiteral("creation"), job->creationId() },
+                { QStringLiteral("state"), toString(job->state()) },
+                { QStringLiteral("kind"), int(job->error().kind()) },
+                { QStringLiteral("error"), job->errorMessage() },
+                { QStringLiteral("sandbox"), job->sandboxId() },
+                { QStringLiteral("rollback"),
+                    job->rollback() ? toString(job->rollback()->outcome) : QString() },
+                { QStringLiteral("sizeAtLimit"), sizeAtLimit },
+            })
+                .toJson(QJsonDocument::Compact));
+        QCoreApplication::quit();
+    });
+    job->start();
+    return QCoreApplication::exec();
+}
+
 } // namespace
 
 int main(int argc, char **argv)
@@ -96,6 +156,8 @@ int main(int argc, char **argv)
         return append(args.at(2), args.at(3), args.at(4).toInt(), args.at(5).toUInt());
     if (mode == QLatin1String("append-one") && args.size() == 4)
         return appendOne(args.at(2), args.at(3));
+    if (mode == QLatin1String("create") && args.size() == 7)
+        return create(args.at(2), args.at(3), args.at(4), args.at(5), args.at(6).toInt());
     std::fprintf(stderr, "usage: see journalhelper.cpp\n");
     return 2;
 }
