@@ -691,8 +691,8 @@ private Q_SLOTS:
         CreationJournal eager(path);
         CreationJournal lazy(path);
         QVERIFY(eager.open() && lazy.open());
-        constexpr int writers = 4;
-        constexpr int perWriter = 60;
+        constexpr int writers = 5;
+        constexpr int perWriter = 80;
         std::vector<std::unique_ptr<QProcess>> processes;
         const quint32 seed = QRandomGenerator::global()->generate();
         qInfo("seed %u", seed);
