@@ -12,6 +12,7 @@
 #include <QSaveFile>
 #include <QStandardPaths>
 
+#include <algorithm>
 #include <cerrno>
 #include <cstring>
 #include <fcntl.h>
@@ -168,6 +169,54 @@ private:
 bool sameFile(const struct stat &a, const struct stat &b)
 {
     return a.st_dev == b.st_dev && a.st_ino == b.st_ino;
+}
+
+/// Ends the file on a whole line before a record is appended. Only a writer that
+/// died mid-line leaves an unfinished one (the others hold the lock and undo a
+/// failed write): as open() does, a record missing only its newline gets one and a
+/// piece of a record is cut off. Updates `size`; false (errno) if that failed.
+bool endOnWholeLine(int fd, qint64 *size)
+{
+    const auto readAt = [fd](char *data, qint64 length, qint64 offset) {
+        const ssize_t n = ::pread(fd, data, size_t(length), offset);
+        if (n >= 0 && n != length)
+            errno = EIO; // shrunk under the lock, by a writer that does not take it
+        return n == length;
+    };
+    char last = '\n';
+    if (*size == 0)
+        return true;
+    if (!readAt(&last, 1, *size - 1))
+        return false;
+    if (last == '\n')
+        return true;
+    QByteArray tail;
+    qint64 start = *size;
+    while (start > 0) {
+        const qint64 from = std::max<qint64>(0, start - 4096);
+        QByteArray block(start - from, Qt::Uninitialized);
+        if (!readAt(block.data(), block.size(), from))
+            return false;
+        const qsizetype newline = block.lastIndexOf('\n');
+        tail.prepend(block.mid(newline + 1));
+        start = from + newline + 1;
+        if (newline >= 0)
+            break;
+    }
+    QJsonParseError parseError;
+    const QJsonDocument doc = QJsonDocument::fromJson(tail.trimmed(), &parseError);
+    if (parseError.error == QJsonParseError::NoError && doc.isObject()) {
+        if (::write(fd, "\n", 1) != 1)
+            return false;
+        *size += 1;
+    } else {
+        if (::ftruncate(fd, start) != 0)
+            return false;
+        *size = start;
+    }
+    qCWarning(lcJournal) << "a writer died mid-line; its last" << tail.size() << "bytes were"
+                         << (*size > start ? "ended" : "cut off");
+    return true;
 }
 
 bool fsyncDirectory(const QString &dir)
@@ -535,9 +584,11 @@ bool CreationJournal::append(QJsonObject record)
         const bool existed = QFile::exists(m_filePath);
         // A fresh descriptor per record, opened under the lock: a file compacted
         // (renamed over) by another process is written, not the old inode.
-        const int fd = ::open(path.constData(), O_WRONLY | O_APPEND | O_CREAT | O_CLOEXEC, 0600);
-        struct stat before = {};
-        if (fd < 0 || ::fstat(fd, &before) != 0) {
+        const int fd = ::open(path.constData(), O_RDWR | O_APPEND | O_CREAT | O_CLOEXEC, 0600);
+        struct stat info = {};
+        const bool opened = fd >= 0 && ::fstat(fd, &info) == 0;
+        qint64 before = info.st_size;
+        if (!opened || !endOnWholeLine(fd, &before)) {
             error = errno;
         } else {
             qint64 written = 0;
@@ -556,7 +607,7 @@ bool CreationJournal::append(QJsonObject record)
                 error = errno;
             // A record that failed must not stay, not even in part: a torn line in the
             // middle would make the next open() move the whole file aside.
-            if (error && ::ftruncate(fd, before.st_size) != 0)
+            if (error && ::ftruncate(fd, before) != 0)
                 qCWarning(lcJournal)
                     << "could not undo a failed journal write:" << std::strerror(errno);
         }

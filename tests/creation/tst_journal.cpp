@@ -499,6 +499,49 @@ private Q_SLOTS:
         QCOMPARE(steps(*gui.creation(id)), rollingBack + QStringLiteral(",rolled_back"));
     }
 
+    void appendAfterADeadWritersTornLine_data()
+    {
+        QTest::addColumn<QByteArray>("tail"); // what the dead writer left
+        QTest::addColumn<bool>("tailCounts");
+        QTest::newRow("part of a line")
+            << QByteArray("{\"v\":1,\"type\":\"outcome\",\"crea") << false;
+        QTest::newRow("a whole record without its newline")
+            << QByteArray("{\"v\":1,\"type\":\"state\",\"creation\":\"%1\",\"state\":"
+                          "\"rolling_back\",\"time\":\"2099-01-01T00:00:00.000Z\"}")
+            << true;
+    }
+
+    void appendAfterADeadWritersTornLine()
+    {
+        // Another process died in the middle of its line after this one opened the
+        // journal. The next append must not glue its record to that piece: the line
+        // would be unreadable, the record lost and the whole file moved aside.
+        QFETCH(QByteArray, tail);
+        QFETCH(bool, tailCounts);
+        QTemporaryDir dir;
+        const QString path = dir.filePath(QStringLiteral("p.jsonl"));
+        CreationJournal journal(path);
+        QVERIFY(journal.open());
+        const QString id = writeSample(journal);
+        {
+            QFile file(path);
+            QVERIFY(file.open(QIODevice::Append));
+            file.write(tail.replace("%1", id.toUtf8()));
+        }
+        QVERIFY(journal.recordOutcome(
+            id, { CreationState::RolledBack, QStringLiteral("boom"), std::nullopt, std::nullopt }));
+        CreationJournal again(path);
+        QVERIFY(again.open());
+        QVERIFY(again.corruptFileMovedTo().isEmpty());
+        QVERIFY(again.warnings().isEmpty());
+        const QString expected = tailCounts
+            ? QStringLiteral(
+                "allocating,sandbox(sbx-%1),starting_gateway!,rolling_back,rolled_back")
+            : QStringLiteral("allocating,sandbox(sbx-%1),starting_gateway!,rolled_back");
+        QCOMPARE(steps(*again.creation(id)), expected.arg(id));
+        QCOMPARE(history(journal), history(again));
+    }
+
     void gatewayStderrIsCapped()
     {
         QTemporaryDir dir;
