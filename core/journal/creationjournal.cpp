@@ -159,7 +159,12 @@ public:
     Q_DISABLE_COPY_MOVE(JournalLock)
 
     bool isLocked() const { return m_fd >= 0; }
-    QString errorString() const { return systemError(m_errno); }
+    /// Why the journal at `journalPath` could not be locked, for people.
+    QString errorString(const QString &journalPath) const
+    {
+        return CreationJournal::tr("Could not lock the journal %1: %2")
+            .arg(journalPath, systemError(m_errno));
+    }
 
 private:
     int m_fd = -1;
@@ -349,7 +354,7 @@ bool CreationJournal::open()
     // writer's, never an append still in progress in another process.
     const JournalLock lock(lockFilePath());
     if (!lock.isLocked()) {
-        m_errorString = tr("Could not lock the journal %1: %2").arg(m_filePath, lock.errorString());
+        m_errorString = lock.errorString(m_filePath);
         return false;
     }
     if (!load())
@@ -575,9 +580,8 @@ bool CreationJournal::append(QJsonObject record)
         // line when it renames its copy over the file.
         const JournalLock lock(lockFilePath());
         if (!lock.isLocked()) {
-            m_errorString
-                = tr("Could not lock the journal %1: %2").arg(m_filePath, lock.errorString());
-            qCWarning(lcJournal) << "could not lock the journal:" << lock.errorString();
+            m_errorString = lock.errorString(m_filePath);
+            qCWarning(lcJournal) << m_errorString;
             return false;
         }
         const QByteArray path = QFile::encodeName(m_filePath);
@@ -762,7 +766,7 @@ bool CreationJournal::compact(int keep)
         return true;
     const JournalLock lock(lockFilePath());
     if (!lock.isLocked()) {
-        m_errorString = tr("Could not lock the journal %1: %2").arg(m_filePath, lock.errorString());
+        m_errorString = lock.errorString(m_filePath);
         return false;
     }
     QSet<QString> changed;
