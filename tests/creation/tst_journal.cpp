@@ -84,6 +84,9 @@ bool someoneWaitsFor(const QString &lockPath)
     return false;
 }
 
+/// Writes what a creation did after its intent.
+using Record = std::function<void(CreationJournal &, const QString &)>;
+
 /// Every step has a time, none before the one it follows, from start to finish.
 void verifyTimes(const CreationRecord &r)
 {
@@ -575,7 +578,6 @@ private Q_SLOTS:
 
     void compactionKeepsCreationsThatMayStillRun_data()
     {
-        using Record = std::function<void(CreationJournal &, const QString &)>;
         QTest::addColumn<Record>("write"); // after the intent
         QTest::addColumn<bool>("kept");
         const auto outcome = [](CreationState state, std::optional<OrphanReason> reason = {}) {
@@ -623,12 +625,11 @@ private Q_SLOTS:
 
     void compactionKeepsCreationsThatMayStillRun()
     {
-        using Record = std::function<void(CreationJournal &, const QString &)>;
+        const QString old = QStringLiteral("old-1");
         QFETCH(Record, write);
         QFETCH(bool, kept);
         QTemporaryDir dir;
         const QString path = dir.filePath(QStringLiteral("p.jsonl"));
-        const QString old = QStringLiteral("old-1");
         {
             CreationJournal journal(path);
             QVERIFY(journal.open() && writeIntent(journal, old));
