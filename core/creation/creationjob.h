@@ -65,17 +65,20 @@ struct CreationContext
 ///      │  stdout/stderr ▶ signals, live           │ stream      ├──gone──▶ RolledBack
 ///      ▼                                          │ error,      └──not──▶ RollbackFailed
 ///  Extending ── POST /sandboxes/{id}/timeout ─────┤ budget,
-///      │                                          │ cancel
+///      │                                          │ cancel, a
+///      │ journal: outcome                         │ journal write
+///      │   (not written: roll back) ──────────────┤ that failed
 ///      ▼                                          └──────────▶ RollingBack
 ///    Ready
 /// ```
 ///
 /// Each state change is journalled before the call it starts. A journal write that
 /// fails after the intent (disk full, I/O error) stops the creation at its next step
-/// and rolls it back with an Error::Kind::Journal error: a creation whose records stop
-/// short would later look interrupted, and its sandbox be killed as an orphan, even
-/// when Ready. The same holds for a Ready outcome that cannot be written. The error reported
-/// is always the first one; the rollback's outcome is reported beside it (rollback()).
+/// and rolls it back with an Error::Kind::Journal error, and so does a Ready outcome
+/// that cannot be written: a creation whose records stop short looks interrupted
+/// later, and its sandbox would be killed as an orphan even when Ready. The error
+/// reported is always the first one; the rollback's outcome is reported beside it
+/// (rollback()).
 /// cancel() in any state stops waiting and rolls back what exists (a create answer
 /// that arrives after the cancel is killed); during the rollback it is ignored.
 /// finished() fires once, after the final state is journalled.
