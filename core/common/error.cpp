@@ -68,6 +68,14 @@ Error Error::rejected(const QString &message)
     return e;
 }
 
+Error Error::journal(const QString &message)
+{
+    Error e;
+    e.m_kind = Kind::Journal;
+    e.m_serverMessage = message;
+    return e;
+}
+
 Error &Error::withContext(const QString &context)
 {
     m_context = context;
@@ -125,6 +133,7 @@ QString Error::message() const
                                          : QStringLiteral("%1 (%2)").arg(m_serverMessage, m_rpcCode);
         break;
     case Kind::Rejected:
+    case Kind::Journal:
         text = m_serverMessage;
         break;
     }

@@ -18,6 +18,7 @@ public:
         BadResponse, ///< the answer could not be understood
         Rpc,         ///< an envd (Connect RPC) error with its code
         Rejected,    ///< input refused before anything was sent
+        Journal,     ///< the creation journal could not be written (disk full, I/O error)
     };
 
     Error() = default;
@@ -29,6 +30,8 @@ public:
     static Error badResponse(const QString &what);
     static Error rpc(const QString &code, const QString &serverMessage);
     static Error rejected(const QString &message);
+    /// `message` names the journal file and the system's reason.
+    static Error journal(const QString &message);
 
     Kind kind() const { return m_kind; }
     bool isError() const { return m_kind != Kind::None; }

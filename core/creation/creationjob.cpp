@@ -129,8 +129,28 @@ void CreationJob::setState(CreationState state)
     qCDebug(lcCreation) << m_creationId << "->" << toString(state);
     // Journalled before the step it announces starts.
     if (m_intentWritten && !isFinal(state))
-        m_context.journal->recordState(m_creationId, state);
+        journalled(m_context.journal->recordState(m_creationId, state));
     Q_EMIT stateChanged(state);
+}
+
+void CreationJob::journalled(bool written)
+{
+    if (written || m_journalError || !m_journalAlive)
+        return;
+    m_journalError = Error::journal(m_context.journal->errorString());
+    m_journalError.withContext(tr("The creation could not be recorded, so it was stopped"));
+    qCWarning(lcCreation) << m_creationId << m_journalError.message();
+}
+
+bool CreationJob::rollBackIfStopped()
+{
+    if (m_journalError)
+        rollBack(m_journalError);
+    else if (isCancelRequested())
+        rollBack(Error::cancelled());
+    else
+        return false;
+    return true;
 }
 
 void CreationJob::keepFirstError(const Error &error)
@@ -207,9 +227,8 @@ void CreationJob::allocate()
     m_context.journal->setActive(m_creationId, true);
     // Ownership is recorded before anything exists.
     if (!m_context.journal->recordIntent(intent)) {
-        m_firstError = Error::rejected(
-            tr("Could not record the creation in the journal %1; nothing was created")
-                .arg(m_context.journal->filePath()));
+        m_firstError = Error::journal(m_context.journal->errorString());
+        m_firstError.withContext(tr("The creation could not be recorded; nothing was created"));
         finish(CreationState::Rejected);
         return;
     }
@@ -245,13 +264,10 @@ void CreationJob::onAllocated()
         m_sandbox = job->sandbox();
         if (m_sandbox.envdAccessToken.size() >= 4)
             m_secrets.prepend(m_sandbox.envdAccessToken);
-        m_context.journal->recordSandboxId(m_creationId, m_sandbox.sandboxId);
+        journalled(m_context.journal->recordSandboxId(m_creationId, m_sandbox.sandboxId));
         Q_EMIT sandboxAllocated(m_sandbox.sandboxId);
-        if (isCancelRequested()) {
-            rollBack(Error::cancelled());
-            return;
-        }
-        removeDuplicates();
+        if (!rollBackIfStopped())
+            removeDuplicates();
         return;
     }
 
@@ -301,7 +317,7 @@ void CreationJob::removeDuplicates()
         }
         qCWarning(lcCreation) << "removing" << m_duplicates.size() << "duplicate sandbox(es) of"
                               << m_creationId;
-        m_context.journal->recordFound(m_creationId, m_duplicates);
+        journalled(m_context.journal->recordFound(m_creationId, m_duplicates));
         auto remaining = std::make_shared<int>(int(m_duplicates.size()));
         for (const QString &id : std::as_const(m_duplicates)) {
             auto *kill = new RetryingKillJob(
@@ -320,9 +336,9 @@ void CreationJob::removeDuplicates()
 
 void CreationJob::afterAllocation()
 {
-    if (isCancelRequested())
-        rollBack(Error::cancelled());
-    else if (m_request.mcp)
+    if (rollBackIfStopped())
+        return;
+    if (m_request.mcp)
         startGateway();
     else
         extend();
@@ -331,10 +347,8 @@ void CreationJob::afterAllocation()
 void CreationJob::startGateway()
 {
     setState(CreationState::StartingGateway);
-    if (isCancelRequested()) { // cancelled from a stateChanged() slot
-        rollBack(Error::cancelled());
+    if (rollBackIfStopped()) // cancelled from a stateChanged() slot, or not journalled
         return;
-    }
     const QString command = mcpGatewayCommand(*m_request.mcp);
     ProcessConfig config = StartProcessJob::shellCommand(
         command, { { QStringLiteral("GATEWAY_ACCESS_TOKEN"), m_gatewayToken } });
@@ -381,7 +395,7 @@ void CreationJob::onGatewayFinished()
         return;
     m_exitCode = job->exitCode();
     if (!m_stderr.isEmpty())
-        m_context.journal->recordGatewayStderr(m_creationId, m_stderr);
+        journalled(m_context.journal->recordGatewayStderr(m_creationId, m_stderr));
 
     const QString context = tr("Failed to start MCP gateway");
     if (isCancelRequested()) {
@@ -407,10 +421,8 @@ void CreationJob::onGatewayFinished()
 void CreationJob::extend()
 {
     setState(CreationState::Extending);
-    if (isCancelRequested()) {
-        rollBack(Error::cancelled());
+    if (rollBackIfStopped())
         return;
-    }
     auto *job = new SetTimeoutJob(m_context.network, m_context.connection, m_sandbox.sandboxId,
         m_request.timeoutSeconds, this);
     job->setTimeout(m_context.requestTimeout);
@@ -504,7 +516,7 @@ void CreationJob::searchAttempt()
             if (sandbox.metadata.value(creationTag) == m_creationId)
                 m_found << sandbox.sandboxId;
         }
-        m_context.journal->recordFound(m_creationId, m_found);
+        journalled(m_context.journal->recordFound(m_creationId, m_found));
         m_foundIndex = 0;
         m_killAttempts = 0;
         m_lastRollbackError.clear();
@@ -593,7 +605,14 @@ void CreationJob::finish(CreationState state)
         outcome.error = errorMessage();
         outcome.rollback = m_rollback;
         outcome.orphanReason = m_orphanReason;
-        m_context.journal->recordOutcome(m_creationId, outcome);
+        const bool written = m_context.journal->recordOutcome(m_creationId, outcome);
+        journalled(written);
+        if (!written && state == CreationState::Ready) {
+            // Without its outcome a Ready creation looks interrupted once this process
+            // ends, and its sandbox would be killed as an orphan: take it away now.
+            rollBack(m_journalError);
+            return;
+        }
     }
     m_context.journal->setActive(m_creationId, false);
     m_state = state;

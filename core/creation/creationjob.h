@@ -65,13 +65,20 @@ struct CreationContext
 ///      │  stdout/stderr ▶ signals, live           │ stream      ├──gone──▶ RolledBack
 ///      ▼                                          │ error,      └──not──▶ RollbackFailed
 ///  Extending ── POST /sandboxes/{id}/timeout ─────┤ budget,
-///      │                                          │ cancel
+///      │                                          │ cancel, a
+///      │ journal: outcome                         │ journal write
+///      │   (not written: roll back) ──────────────┤ that failed
 ///      ▼                                          └──────────▶ RollingBack
 ///    Ready
 /// ```
 ///
-/// Each state change is journalled before the call it starts. The error reported
-/// is always the first one; the rollback's outcome is reported beside it (rollback()).
+/// Each state change is journalled before the call it starts. A journal write that
+/// fails after the intent (disk full, I/O error) stops the creation at its next step
+/// and rolls it back with an Error::Kind::Journal error, and so does a Ready outcome
+/// that cannot be written: a creation whose records stop short looks interrupted
+/// later, and its sandbox would be killed as an orphan even when Ready. The error
+/// reported is always the first one; the rollback's outcome is reported beside it
+/// (rollback()).
 /// cancel() in any state stops waiting and rolls back what exists (a create answer
 /// that arrives after the cancel is killed); during the rollback it is ignored.
 /// finished() fires once, after the final state is journalled.
@@ -142,6 +149,10 @@ private:
     void finish(CreationState state);
 
     void setState(CreationState state);
+    /// Notes a journal write after the intent that failed; the next step stops.
+    void journalled(bool written);
+    /// Rolls back when the user cancelled or a journal write failed; true if it did.
+    bool rollBackIfStopped();
     void keepFirstError(const Error &error);
     void appendOutput(QByteArray *buffer, bool *capped, const QByteArray &chunk, bool isStderr);
     QString redact(QString text) const;
@@ -158,6 +169,7 @@ private:
     Sandbox m_sandbox;
     QList<McpFinding> m_findings;
     Error m_firstError;
+    Error m_journalError; ///< the first journal write after the intent that failed
     std::optional<RollbackReport> m_rollback;
     std::optional<OrphanReason> m_orphanReason;
 

@@ -12,9 +12,12 @@
 #include <QSaveFile>
 #include <QStandardPaths>
 
+#include <algorithm>
 #include <cerrno>
 #include <cstring>
 #include <fcntl.h>
+#include <sys/file.h>
+#include <sys/stat.h>
 #include <unistd.h>
 
 namespace sd {
@@ -119,6 +122,108 @@ void addState(CreationRecord &r, CreationState state, const QDateTime &time)
     r.timeline.append(step);
 }
 
+QString systemError(int error) { return QString::fromLocal8Bit(std::strerror(error)); }
+
+/// An exclusive flock() on the journal's lock file, released on destruction.
+///
+/// The lock is on a separate file: a compaction renames a new journal over the old
+/// one, so a lock on the journal's own inode would not exclude a process that opened
+/// the new file. It blocks (LOCK_EX without LOCK_NB): every holder only writes a few
+/// lines and fsyncs, never waits for the network, and a crashed holder's lock goes
+/// with its descriptor, so the wait is short. Not reentrant: a second JournalLock in
+/// the same process would wait for itself.
+class JournalLock
+{
+public:
+    explicit JournalLock(const QString &path)
+    {
+        m_fd = ::open(QFile::encodeName(path).constData(), O_RDWR | O_CREAT | O_CLOEXEC, 0600);
+        if (m_fd < 0) {
+            m_errno = errno;
+            return;
+        }
+        while (::flock(m_fd, LOCK_EX) != 0) {
+            if (errno == EINTR)
+                continue;
+            m_errno = errno;
+            ::close(m_fd);
+            m_fd = -1;
+            return;
+        }
+    }
+    ~JournalLock()
+    {
+        if (m_fd >= 0)
+            ::close(m_fd); // releases the lock
+    }
+    Q_DISABLE_COPY_MOVE(JournalLock)
+
+    bool isLocked() const { return m_fd >= 0; }
+    /// Why the journal at `journalPath` could not be locked, for people.
+    QString errorString(const QString &journalPath) const
+    {
+        return CreationJournal::tr("Could not lock the journal %1: %2")
+            .arg(journalPath, systemError(m_errno));
+    }
+
+private:
+    int m_fd = -1;
+    int m_errno = 0;
+};
+
+bool sameFile(const struct stat &a, const struct stat &b)
+{
+    return a.st_dev == b.st_dev && a.st_ino == b.st_ino;
+}
+
+/// Ends the file on a whole line before a record is appended. Only a writer that
+/// died mid-line leaves an unfinished one (the others hold the lock and undo a
+/// failed write): as open() does, a record missing only its newline gets one and a
+/// piece of a record is cut off. Updates `size`; false (errno) if that failed.
+bool endOnWholeLine(int fd, qint64 *size)
+{
+    const auto readAt = [fd](char *data, qint64 length, qint64 offset) {
+        const ssize_t n = ::pread(fd, data, size_t(length), offset);
+        if (n >= 0 && n != length)
+            errno = EIO; // shrunk under the lock, by a writer that does not take it
+        return n == length;
+    };
+    char last = '\n';
+    if (*size == 0)
+        return true;
+    if (!readAt(&last, 1, *size - 1))
+        return false;
+    if (last == '\n')
+        return true;
+    QByteArray tail;
+    qint64 start = *size;
+    while (start > 0) {
+        const qint64 from = std::max<qint64>(0, start - 4096);
+        QByteArray block(start - from, Qt::Uninitialized);
+        if (!readAt(block.data(), block.size(), from))
+            return false;
+        const qsizetype newline = block.lastIndexOf('\n');
+        tail.prepend(block.mid(newline + 1));
+        start = from + newline + 1;
+        if (newline >= 0)
+            break;
+    }
+    QJsonParseError parseError;
+    const QJsonDocument doc = QJsonDocument::fromJson(tail.trimmed(), &parseError);
+    if (parseError.error == QJsonParseError::NoError && doc.isObject()) {
+        if (::write(fd, "\n", 1) != 1)
+            return false;
+        *size += 1;
+    } else {
+        if (::ftruncate(fd, start) != 0)
+            return false;
+        *size = start;
+    }
+    qCWarning(lcJournal) << "a writer died mid-line; its last" << tail.size() << "bytes were"
+                         << (*size > start ? "ended" : "cut off");
+    return true;
+}
+
 bool fsyncDirectory(const QString &dir)
 {
     const int fd = ::open(QFile::encodeName(dir).constData(), O_RDONLY | O_DIRECTORY | O_CLOEXEC);
@@ -136,12 +241,39 @@ bool CreationRecord::owns(const QString &id) const
     return !id.isEmpty() && (id == sandboxId || foundSandboxIds.contains(id));
 }
 
+bool CreationRecord::mayHaveSandboxRunning() const
+{
+    if (!isFinished())
+        return true; // still in flight, or interrupted: its sandbox may run
+    const auto allKilled = [this](const QStringList &ids) {
+        for (const QString &id : ids) {
+            if (!id.isEmpty() && !orphansKilled.contains(id))
+                return false;
+        }
+        return true;
+    };
+    if (state == CreationState::RollbackFailed) {
+        // A failed rollback or a lost response: resolved only once the orphans it is
+        // known to own were killed (a lost response may know none before that).
+        return orphansKilled.isEmpty() || !allKilled(QStringList(foundSandboxIds) << sandboxId);
+    }
+    if (state == CreationState::Ready) {
+        // Duplicates found beside the sandbox were removed, but that is not journalled.
+        QStringList duplicates = foundSandboxIds;
+        duplicates.removeAll(sandboxId);
+        return !allKilled(duplicates);
+    }
+    return false; // rolled back, rejected or cancelled: nothing left
+}
+
 CreationJournal::CreationJournal(QString filePath, QObject *parent)
     : QObject(parent)
     , m_filePath(std::move(filePath))
 { }
 
 CreationJournal::~CreationJournal() = default;
+
+QString CreationJournal::lockFilePath() const { return m_filePath + QStringLiteral(".lock"); }
 
 QString CreationJournal::defaultDirectory()
 {
@@ -197,26 +329,49 @@ void CreationJournal::replay(const QByteArray &data, qint64 *goodEnd, bool *corr
     }
 }
 
+void CreationJournal::clearRecords()
+{
+    m_order.clear();
+    m_records.clear();
+    m_raw.clear();
+    m_readOffset = 0;
+}
+
 bool CreationJournal::open()
 {
     m_open = false;
     m_warnings.clear();
     m_movedAside.clear();
-    m_order.clear();
-    m_records.clear();
-    m_raw.clear();
-    m_readOffset = 0;
+    m_readFile.close();
+    clearRecords();
 
     const QFileInfo info(m_filePath);
     if (!QDir().mkpath(info.absolutePath())) {
         m_errorString = tr("Could not create the journal folder %1").arg(info.absolutePath());
         return false;
     }
-    QFile file(m_filePath);
-    if (!file.exists()) {
-        m_open = true;
-        return true;
+    // Held while reading, repairing and compacting: a torn last line is then a dead
+    // writer's, never an append still in progress in another process.
+    const JournalLock lock(lockFilePath());
+    if (!lock.isLocked()) {
+        m_errorString = lock.errorString(m_filePath);
+        return false;
     }
+    if (!load())
+        return false;
+    m_open = true;
+    if (m_order.size() > maxCreations) {
+        QSet<QString> changed;
+        compactLocked(maxCreations, &changed);
+    }
+    return true;
+}
+
+bool CreationJournal::load()
+{
+    if (!QFile::exists(m_filePath))
+        return true;
+    QFile file(m_filePath);
     if (!file.open(QIODevice::ReadOnly)) {
         m_errorString = tr("Could not read the journal %1: %2").arg(m_filePath, file.errorString());
         return false;
@@ -262,35 +417,46 @@ bool CreationJournal::open()
         if (repair.open(QIODevice::Append))
             repair.write("\n");
     }
-    m_readOffset = QFileInfo(m_filePath).size();
-    m_open = true;
+    return holdCurrentFile(QFileInfo(m_filePath).size());
+}
 
-    if (m_order.size() > maxCreations)
-        compact(maxCreations);
+bool CreationJournal::holdCurrentFile(qint64 offset)
+{
+    m_readFile.close();
+    m_readFile.setFileName(m_filePath);
+    m_readOffset = 0;
+    if (!m_readFile.open(QIODevice::ReadOnly | QIODevice::Unbuffered)) {
+        m_errorString
+            = tr("Could not read the journal %1: %2").arg(m_filePath, m_readFile.errorString());
+        return false;
+    }
+    m_readOffset = offset;
     return true;
 }
 
-void CreationJournal::refresh()
+void CreationJournal::catchUp(QSet<QString> *changed)
 {
-    QFile file(m_filePath);
-    if (!file.open(QIODevice::ReadOnly))
-        return;
-    if (file.size() < m_readOffset) {
-        // Compacted by another process: read it again from the start.
-        file.close();
-        const QSet<QString> active = m_active;
-        open();
-        m_active = active;
+    struct stat onDisk = {};
+    if (::stat(QFile::encodeName(m_filePath).constData(), &onDisk) != 0)
+        return; // not written yet (or removed by hand): keep what we know
+    struct stat held = {};
+    const bool same = m_readFile.isOpen() && ::fstat(m_readFile.handle(), &held) == 0
+        && sameFile(held, onDisk) && held.st_size >= m_readOffset;
+    if (!same) {
+        // Replaced by a compaction in another process (or created since we looked):
+        // offsets into the old file mean nothing in this one, so start over.
         for (const QString &id : std::as_const(m_order))
-            Q_EMIT creationChanged(id);
-        return;
+            changed->insert(id);
+        clearRecords();
+        if (!holdCurrentFile(0))
+            return;
     }
-    file.seek(m_readOffset);
-    const QByteArray data = file.readAll();
+    if (!m_readFile.seek(m_readOffset))
+        return;
+    const QByteArray data = m_readFile.readAll();
     const qint64 lastNewline = data.lastIndexOf('\n');
     if (lastNewline < 0)
-        return;
-    QSet<QString> changed;
+        return; // nothing, or a line still being written
     for (const QByteArray &raw : data.left(lastNewline).split('\n')) {
         const QByteArray line = raw.trimmed();
         if (line.isEmpty())
@@ -300,11 +466,22 @@ void CreationJournal::refresh()
             qCWarning(lcJournal) << "skipped an unreadable journal line";
             continue;
         }
-        changed.insert(doc.object().value(QLatin1String("creation")).toString());
+        changed->insert(doc.object().value(QLatin1String("creation")).toString());
     }
     m_readOffset += lastNewline + 1;
-    for (const QString &id : std::as_const(changed))
+}
+
+void CreationJournal::emitChanged(const QSet<QString> &changed)
+{
+    for (const QString &id : changed)
         Q_EMIT creationChanged(id);
+}
+
+void CreationJournal::refresh()
+{
+    QSet<QString> changed;
+    catchUp(&changed);
+    emitChanged(changed);
 }
 
 bool CreationJournal::apply(const QJsonObject &json)
@@ -389,6 +566,7 @@ bool CreationJournal::append(QJsonObject record)
 {
     if (!m_open) {
         qCWarning(lcJournal) << "journal not open; record dropped";
+        m_errorString = tr("The journal %1 is not open").arg(m_filePath);
         return false;
     }
     record.insert(QStringLiteral("v"), formatVersion);
@@ -396,32 +574,58 @@ bool CreationJournal::append(QJsonObject record)
         record.insert(QStringLiteral("time"), isoNow());
     const QByteArray line = QJsonDocument(record).toJson(QJsonDocument::Compact) + '\n';
 
-    const QByteArray path = QFile::encodeName(m_filePath);
-    const bool existed = QFile::exists(m_filePath);
-    // A fresh descriptor per record: a file compacted (renamed over) by another
-    // process is written, not the old inode.
-    const int fd = ::open(path.constData(), O_WRONLY | O_APPEND | O_CREAT | O_CLOEXEC, 0600);
-    if (fd < 0) {
-        qCWarning(lcJournal) << "could not open the journal:" << std::strerror(errno);
+    int error = 0;
+    {
+        // Held from open to close: a compaction cannot read the file, then miss this
+        // line when it renames its copy over the file.
+        const JournalLock lock(lockFilePath());
+        if (!lock.isLocked()) {
+            m_errorString = lock.errorString(m_filePath);
+            qCWarning(lcJournal) << m_errorString;
+            return false;
+        }
+        const QByteArray path = QFile::encodeName(m_filePath);
+        const bool existed = QFile::exists(m_filePath);
+        // A fresh descriptor per record, opened under the lock: a file compacted
+        // (renamed over) by another process is written, not the old inode.
+        const int fd = ::open(path.constData(), O_RDWR | O_APPEND | O_CREAT | O_CLOEXEC, 0600);
+        struct stat info = {};
+        const bool opened = fd >= 0 && ::fstat(fd, &info) == 0;
+        qint64 before = info.st_size;
+        if (!opened || !endOnWholeLine(fd, &before)) {
+            error = errno;
+        } else {
+            qint64 written = 0;
+            while (written < line.size()) {
+                const ssize_t n
+                    = ::write(fd, line.constData() + written, size_t(line.size() - written));
+                if (n < 0 && errno == EINTR)
+                    continue;
+                if (n <= 0) {
+                    error = n < 0 ? errno : EIO;
+                    break;
+                }
+                written += n;
+            }
+            if (!error && ::fsync(fd) != 0)
+                error = errno;
+            // A record that failed must not stay, not even in part: a torn line in the
+            // middle would make the next open() move the whole file aside.
+            if (error && ::ftruncate(fd, before) != 0)
+                qCWarning(lcJournal)
+                    << "could not undo a failed journal write:" << std::strerror(errno);
+        }
+        if (fd >= 0)
+            ::close(fd);
+        if (!error && !existed)
+            fsyncDirectory(QFileInfo(m_filePath).absolutePath());
+    }
+    if (error) {
+        m_errorString
+            = tr("Could not write to the journal %1: %2").arg(m_filePath, systemError(error));
+        qCWarning(lcJournal) << "could not write the journal:" << std::strerror(error);
         return false;
     }
-    qint64 written = 0;
-    while (written < line.size()) {
-        const ssize_t n = ::write(fd, line.constData() + written, size_t(line.size() - written));
-        if (n < 0 && errno == EINTR)
-            continue;
-        if (n <= 0)
-            break;
-        written += n;
-    }
-    const bool synced = written == line.size() && ::fsync(fd) == 0;
-    ::close(fd);
-    if (!synced) {
-        qCWarning(lcJournal) << "could not write the journal:" << std::strerror(errno);
-        return false;
-    }
-    if (!existed)
-        fsyncDirectory(QFileInfo(m_filePath).absolutePath());
     refresh();
     return true;
 }
@@ -558,25 +762,49 @@ bool CreationJournal::writeAll(const QString &path, const QList<QJsonObject> &re
 
 bool CreationJournal::compact(int keep)
 {
-    if (!m_open || m_order.size() <= keep)
+    if (!m_open)
         return true;
-    // Unknown to this process may be lines appended by another one since the last
-    // read: pick them up first so the rewrite keeps them.
-    refresh();
-    const int drop = int(m_order.size()) - keep;
-    const QStringList dropped = m_order.mid(0, drop);
+    const JournalLock lock(lockFilePath());
+    if (!lock.isLocked()) {
+        m_errorString = lock.errorString(m_filePath);
+        return false;
+    }
+    QSet<QString> changed;
+    const bool ok = compactLocked(keep, &changed);
+    emitChanged(changed);
+    return ok;
+}
+
+bool CreationJournal::compactLocked(int keep, QSet<QString> *changed)
+{
+    // Lines other processes appended since our last read go into the rewrite too;
+    // none can be appended until the rename, as they wait for the lock.
+    catchUp(changed);
+    QSet<QString> dropped;
+    for (qsizetype i = 0; i < m_order.size() - keep; ++i) {
+        const QString &id = m_order.at(i);
+        if (!m_active.contains(id) && !m_records.value(id).mayHaveSandboxRunning())
+            dropped.insert(id);
+    }
+    if (dropped.isEmpty())
+        return true;
+    QStringList kept;
     QList<QJsonObject> records;
-    for (const QString &id : m_order.mid(drop))
+    for (const QString &id : std::as_const(m_order)) {
+        if (dropped.contains(id))
+            continue;
+        kept << id;
         records += m_raw.value(id);
+    }
     if (!writeAll(m_filePath, records))
         return false;
-    for (const QString &id : dropped) {
+    for (const QString &id : std::as_const(dropped)) {
         m_records.remove(id);
         m_raw.remove(id);
     }
-    m_order = m_order.mid(drop);
-    m_readOffset = QFileInfo(m_filePath).size();
-    qCDebug(lcJournal) << "compacted: dropped" << drop << "creations";
+    m_order = kept;
+    holdCurrentFile(QFileInfo(m_filePath).size());
+    qCDebug(lcJournal) << "compacted: dropped" << dropped.size() << "creations";
     return true;
 }
 

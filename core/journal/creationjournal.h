@@ -3,6 +3,7 @@
 #include "creation/creationstate.h"
 
 #include <QDateTime>
+#include <QFile>
 #include <QHash>
 #include <QJsonObject>
 #include <QList>
@@ -69,6 +70,11 @@ struct CreationRecord
     bool hasMcp() const { return !mcpServers.isEmpty(); }
     /// True when `sandboxId` is one this creation produced (by id or through its search).
     bool owns(const QString &sandboxId) const;
+    /// True when a sandbox of this creation may still run without being the user's:
+    /// unfinished (in flight or interrupted), rollback failed or response lost (until
+    /// each sandbox it knows was killed as an orphan), or Ready with duplicates whose
+    /// removal was never confirmed. Compaction keeps these whatever their age.
+    bool mayHaveSandboxRunning() const;
 };
 
 /// The announcement written before a creation's first network call.
@@ -101,10 +107,16 @@ struct CreationOutcome
 /// open() replays the file: a torn last line (a crash while writing) is dropped with
 /// a warning and everything before it kept; a file with damage elsewhere is renamed
 /// aside (never deleted) and its readable records carried over into a fresh file.
-/// Compaction at open() keeps the last maxCreations creations.
+/// Compaction at open() keeps the last maxCreations creations, and every older one
+/// whose sandbox may still be running (CreationRecord::mayHaveSandboxRunning()).
 ///
 /// Several processes may append to the same file (each append opens it with
-/// O_APPEND); refresh() picks up what others wrote.
+/// O_APPEND); refresh() picks up what others wrote. Writers exclude each other with
+/// an advisory flock() on lockFilePath(): each append, each compaction (read, write
+/// the new file, fsync, rename) and the repairs at open() hold it, so no append can
+/// land in a file that a compaction is about to replace. Readers take no lock; they
+/// notice a file replaced by a compaction by its identity (device and inode of the
+/// path against the file they hold open) and read it again from the start.
 class CreationJournal : public QObject
 {
     Q_OBJECT
@@ -123,9 +135,13 @@ public:
     static QString filePathFor(const QString &directory, const QString &profile);
 
     QString filePath() const { return m_filePath; }
+    /// `<filePath>.lock`, the file writers flock() (never removed: removing it would
+    /// let two processes lock two different files).
+    QString lockFilePath() const;
 
     /// Creates the directory if needed, replays the file and compacts it. Returns false
-    /// (errorString()) if the journal cannot be used at all.
+    /// (errorString()) if the journal cannot be used at all. Holds the lock while it
+    /// reads and repairs, so it never cuts another process's append short.
     bool open();
     bool isOpen() const { return m_open; }
     QString errorString() const { return m_errorString; }
@@ -137,7 +153,9 @@ public:
     /// Reads records other processes appended since the last read.
     void refresh();
 
-    // Each returns false if the record could not be made durable.
+    // Each returns false if the record could not be made durable; errorString() then
+    // names the file and the system's reason ("No space left on device"). A record
+    // that failed is not left in the file, not even in part.
     bool recordIntent(const CreationIntent &intent);
     bool recordSandboxId(const QString &creationId, const QString &sandboxId);
     bool recordState(const QString &creationId, CreationState state);
@@ -162,7 +180,9 @@ public:
     void setActive(const QString &creationId, bool active);
     bool isActive(const QString &creationId) const { return m_active.contains(creationId); }
 
-    /// Rewrites the file with the last `keep` creations. Returns false on failure.
+    /// Rewrites the file with the last `keep` creations and every older one whose sandbox
+    /// may still be running. Does not rewrite when nothing can go. Returns false on
+    /// failure (errorString()).
     bool compact(int keep = maxCreations);
 
 Q_SIGNALS:
@@ -175,12 +195,27 @@ private:
     bool apply(const QJsonObject &record);
     void replay(const QByteArray &data, qint64 *goodEnd, bool *corrupt, int *badLines);
     bool writeAll(const QString &path, const QList<QJsonObject> &records);
+    void clearRecords();
+    /// Replays and repairs the file; the caller holds the lock.
+    bool load();
+    /// Holds the file now at filePath() open for reading, from `offset` on.
+    bool holdCurrentFile(qint64 offset);
+    /// Reads what was appended since the last read, or everything again when the
+    /// file was replaced. Takes no lock and never writes. Adds the creations it
+    /// touched to `changed`.
+    void catchUp(QSet<QString> *changed);
+    /// The caller holds the lock.
+    bool compactLocked(int keep, QSet<QString> *changed);
+    void emitChanged(const QSet<QString> &changed);
 
     QString m_filePath;
     bool m_open = false;
     QString m_errorString;
     QStringList m_warnings;
     QString m_movedAside;
+    /// The file read so far, held open so that its inode cannot be reused while we
+    /// compare it with the one at filePath().
+    QFile m_readFile;
     qint64 m_readOffset = 0;
     QList<QString> m_order; ///< creation ids, oldest first
     QHash<QString, CreationRecord> m_records;

@@ -1,13 +1,25 @@
 // The creation journal on its own: replay, torn last line, corrupt file, compaction,
-// several writers on one file, and the per-creation timeline rebuilt from the records.
+// several writers on one file (in this process and in real other processes, see
+// journalhelper.cpp), and the per-creation timeline rebuilt from the records.
 
 #include "journal/creationjournal.h"
 #include "teststrings.h"
 
 #include <QFile>
+#include <QFileInfo>
+#include <QProcess>
+#include <QRandomGenerator>
 #include <QSignalSpy>
 #include <QTemporaryDir>
 #include <QTest>
+
+#include <functional>
+#include <memory>
+
+#include <fcntl.h>
+#include <sys/file.h>
+#include <sys/stat.h>
+#include <unistd.h>
 
 using namespace sd;
 
@@ -43,6 +55,37 @@ QString steps(const QList<CreationStep> &timeline)
 }
 
 QString steps(const CreationRecord &r) { return steps(r.timeline); }
+
+/// Every creation a journal knows, oldest first, with its timeline: two journals that
+/// read the same history give the same text.
+QString history(const CreationJournal &journal)
+{
+    QStringList out;
+    for (const CreationRecord &r : journal.creations())
+        out << r.creationId + QLatin1Char(':') + steps(r);
+    return out.join(QLatin1Char('\n'));
+}
+
+/// True when a process waits in flock() for the file `lockPath` (Linux /proc/locks
+/// marks a blocked request with "->" and names the file by device:inode).
+bool someoneWaitsFor(const QString &lockPath)
+{
+    struct stat info = {};
+    if (::stat(QFile::encodeName(lockPath).constData(), &info) != 0)
+        return false;
+    const QByteArray inode = ':' + QByteArray::number(quint64(info.st_ino)) + ' ';
+    QFile locks(QStringLiteral("/proc/locks"));
+    if (!locks.open(QIODevice::ReadOnly))
+        return false;
+    for (const QByteArray &line : locks.readAll().split('\n')) {
+        if (line.contains("->") && line.contains(inode))
+            return true;
+    }
+    return false;
+}
+
+/// Writes what a creation did after its intent.
+using Record = std::function<void(CreationJournal &, const QString &)>;
 
 /// Every step has a time, none before the one it follows, from start to finish.
 void verifyTimes(const CreationRecord &r)
@@ -85,6 +128,21 @@ private:
     {
         QFile file(path);
         return file.open(QIODevice::ReadOnly) ? file.readAll() : QByteArray();
+    }
+
+    static bool writeIntent(CreationJournal &journal, const QString &id)
+    {
+        CreationIntent intent;
+        intent.creationId = id;
+        intent.templateId = QStringLiteral("base");
+        return journal.recordIntent(intent);
+    }
+
+    QString writeFinished(CreationJournal &journal)
+    {
+        const QString id = writeSample(journal);
+        journal.recordOutcome(id, { CreationState::Ready, {}, std::nullopt, std::nullopt });
+        return id;
     }
 
 private Q_SLOTS:
@@ -216,6 +274,9 @@ private Q_SLOTS:
                 intent.templateId = QStringLiteral("base");
                 QVERIFY(journal.recordIntent(intent));
                 ids << intent.creationId;
+                if (i < 20) // old enough to go, and nothing of it can still run
+                    QVERIFY(journal.recordOutcome(intent.creationId,
+                        { CreationState::RolledBack, {}, std::nullopt, std::nullopt }));
             }
             QCOMPARE(journal.creations().size(), CreationJournal::maxCreations + 20);
         }
@@ -297,10 +358,7 @@ private Q_SLOTS:
         {
             CreationJournal journal(path);
             QVERIFY(journal.open());
-            CreationIntent intent;
-            intent.creationId = id;
-            intent.templateId = QStringLiteral("base");
-            QVERIFY(journal.recordIntent(intent));
+            QVERIFY(writeIntent(journal, id));
             if (allocated)
                 QVERIFY(journal.recordSandboxId(id, QStringLiteral("sbx")));
             for (CreationState state : states) {
@@ -444,6 +502,49 @@ private Q_SLOTS:
         QCOMPARE(steps(*gui.creation(id)), rollingBack + QStringLiteral(",rolled_back"));
     }
 
+    void appendAfterADeadWritersTornLine_data()
+    {
+        QTest::addColumn<QByteArray>("tail"); // what the dead writer left
+        QTest::addColumn<bool>("tailCounts");
+        QTest::newRow("part of a line")
+            << QByteArray("{\"v\":1,\"type\":\"outcome\",\"crea") << false;
+        QTest::newRow("a whole record without its newline")
+            << QByteArray("{\"v\":1,\"type\":\"state\",\"creation\":\"%1\",\"state\":"
+                          "\"rolling_back\",\"time\":\"2099-01-01T00:00:00.000Z\"}")
+            << true;
+    }
+
+    void appendAfterADeadWritersTornLine()
+    {
+        // Another process died in the middle of its line after this one opened the
+        // journal. The next append must not glue its record to that piece: the line
+        // would be unreadable, the record lost and the whole file moved aside.
+        QFETCH(QByteArray, tail);
+        QFETCH(bool, tailCounts);
+        QTemporaryDir dir;
+        const QString path = dir.filePath(QStringLiteral("p.jsonl"));
+        CreationJournal journal(path);
+        QVERIFY(journal.open());
+        const QString id = writeSample(journal);
+        {
+            QFile file(path);
+            QVERIFY(file.open(QIODevice::Append));
+            file.write(tail.replace("%1", id.toUtf8()));
+        }
+        QVERIFY(journal.recordOutcome(
+            id, { CreationState::RolledBack, QStringLiteral("boom"), std::nullopt, std::nullopt }));
+        CreationJournal again(path);
+        QVERIFY(again.open());
+        QVERIFY(again.corruptFileMovedTo().isEmpty());
+        QVERIFY(again.warnings().isEmpty());
+        const QString expected = tailCounts
+            ? QStringLiteral(
+                "allocating,sandbox(sbx-%1),starting_gateway!,rolling_back,rolled_back")
+            : QStringLiteral("allocating,sandbox(sbx-%1),starting_gateway!,rolled_back");
+        QCOMPARE(steps(*again.creation(id)), expected.arg(id));
+        QCOMPARE(history(journal), history(again));
+    }
+
     void gatewayStderrIsCapped()
     {
         QTemporaryDir dir;
@@ -473,6 +574,231 @@ private Q_SLOTS:
         cli.refresh();
         QVERIFY(cli.creation(a));
         QCOMPARE(gui.creations().size(), 2);
+    }
+
+    void compactionKeepsCreationsThatMayStillRun_data()
+    {
+        QTest::addColumn<Record>("write"); // after the intent
+        QTest::addColumn<bool>("kept");
+        const auto outcome = [](CreationState state, std::optional<OrphanReason> reason = {}) {
+            return CreationOutcome { state, QStringLiteral("it failed"), std::nullopt, reason };
+        };
+        QTest::newRow("interrupted while allocating") << Record([](auto &, auto &) {}) << true;
+        QTest::newRow("unfinished, sandbox known") << Record([](CreationJournal &j, auto &id) {
+            j.recordSandboxId(id, QStringLiteral("sbx-1"));
+            j.recordState(id, CreationState::StartingGateway);
+        }) << true;
+        QTest::newRow("rollback failed") << Record([=](CreationJournal &j, auto &id) {
+            j.recordSandboxId(id, QStringLiteral("sbx-1"));
+            j.recordState(id, CreationState::RollingBack);
+            j.recordOutcome(
+                id, outcome(CreationState::RollbackFailed, OrphanReason::RollbackFailed));
+        }) << true;
+        QTest::newRow("lost response") << Record([=](CreationJournal &j, auto &id) {
+            j.recordState(id, CreationState::RollingBack);
+            j.recordOutcome(id, outcome(CreationState::RollbackFailed, OrphanReason::LostResponse));
+        }) << true;
+        QTest::newRow("ready, a duplicate found") << Record([=](CreationJournal &j, auto &id) {
+            j.recordSandboxId(id, QStringLiteral("sbx-1"));
+            j.recordFound(id, { QStringLiteral("sbx-2") });
+            j.recordOutcome(id, outcome(CreationState::Ready));
+        }) << true;
+        QTest::newRow("rollback failed, orphan killed since") << Record(
+            [=](CreationJournal &j, auto &id) {
+                j.recordSandboxId(id, QStringLiteral("sbx-1"));
+                j.recordOutcome(
+                    id, outcome(CreationState::RollbackFailed, OrphanReason::RollbackFailed));
+                j.recordOrphanKilled(id, QStringLiteral("sbx-1"));
+            }) << false;
+        QTest::newRow("ready") << Record([=](CreationJournal &j, auto &id) {
+            j.recordSandboxId(id, QStringLiteral("sbx-1"));
+            j.recordOutcome(id, outcome(CreationState::Ready));
+        }) << false;
+        QTest::newRow("rolled back") << Record([=](CreationJournal &j, auto &id) {
+            j.recordSandboxId(id, QStringLiteral("sbx-1"));
+            j.recordOutcome(id, outcome(CreationState::RolledBack));
+        }) << false;
+        QTest::newRow("rejected") << Record([=](CreationJournal &j, auto &id) {
+            j.recordOutcome(id, outcome(CreationState::Rejected));
+        }) << false;
+    }
+
+    void compactionKeepsCreationsThatMayStillRun()
+    {
+        const QString old = QStringLiteral("old-1");
+        QFETCH(Record, write);
+        QFETCH(bool, kept);
+        QTemporaryDir dir;
+        const QString path = dir.filePath(QStringLiteral("p.jsonl"));
+        {
+            CreationJournal journal(path);
+            QVERIFY(journal.open() && writeIntent(journal, old));
+            write(journal, old);
+            for (int i = 0; i < 3; ++i)
+                writeFinished(journal);
+            QVERIFY(journal.compact(1));
+            QCOMPARE(journal.creation(old).has_value(), kept);
+            QCOMPARE(journal.creations().size(), kept ? 2 : 1);
+        }
+        CreationJournal again(path);
+        QVERIFY(again.open());
+        QCOMPARE(again.creation(old).has_value(), kept);
+        QCOMPARE(again.creations().size(), kept ? 2 : 1);
+    }
+
+    void readerNoticesACompaction()
+    {
+        // A reader that followed the file by size would, after a compaction and enough
+        // appends to pass its offset, go on reading from the middle of the new file.
+        QTemporaryDir dir;
+        const QString path = dir.filePath(QStringLiteral("p.jsonl"));
+        CreationJournal writer(path);
+        QVERIFY(writer.open());
+        for (int i = 0; i < 6; ++i)
+            writeFinished(writer);
+        CreationJournal reader(path);
+        QVERIFY(reader.open());
+        QCOMPARE(reader.creations().size(), 6);
+        const qint64 readTo = QFileInfo(path).size();
+        QVERIFY(writer.compact(1));
+        QCOMPARE(writer.creations().size(), 1);
+        while (QFileInfo(path).size() <= readTo)
+            writeFinished(writer);
+        QSignalSpy changed(&reader, &CreationJournal::creationChanged);
+        reader.refresh();
+        CreationJournal fresh(path);
+        QVERIFY(fresh.open());
+        QCOMPARE(history(reader), history(fresh));
+        QCOMPARE(history(writer), history(fresh));
+        QVERIFY(!changed.isEmpty());
+        // And it follows the new file from there.
+        const QString last = writeSample(writer);
+        reader.refresh();
+        QCOMPARE(reader.creation(last)->sandboxId, QStringLiteral("sbx-") + last);
+    }
+
+    void appendWaitsForACompaction()
+    {
+        // Another process is compacting: it holds the lock, has read the file and is
+        // about to rename its rewrite over it. An append now must wait for the rename,
+        // or it lands in the file being replaced and is lost.
+        QTemporaryDir dir;
+        const QString path = dir.filePath(QStringLiteral("p.jsonl"));
+        {
+            CreationJournal journal(path);
+            QVERIFY(journal.open() && writeIntent(journal, QStringLiteral("first")));
+        }
+        QProcess helper;
+        helper.setProcessChannelMode(QProcess::ForwardedErrorChannel);
+        helper.start(QStringLiteral(JOURNAL_HELPER),
+            { QStringLiteral("append-one"), path, QStringLiteral("from-helper") });
+        QVERIFY(helper.waitForStarted());
+        QByteArray out;
+        QTRY_VERIFY_WITH_TIMEOUT((out += helper.readAllStandardOutput()).contains("ready"), 30000);
+
+        const QString lockPath = path + QStringLiteral(".lock");
+        const int lockFd
+            = ::open(QFile::encodeName(lockPath).constData(), O_RDWR | O_CREAT | O_CLOEXEC, 0600);
+        QVERIFY(lockFd >= 0);
+        QCOMPARE(::flock(lockFd, LOCK_EX), 0);
+        const QByteArray compacted = readAll(path);
+        helper.write("go\n");
+        // Either the append went through (the bug) or the helper waits for the lock.
+        QTRY_VERIFY_WITH_TIMEOUT((out += helper.readAllStandardOutput()).contains("appended")
+                || someoneWaitsFor(lockPath),
+            30000);
+        {
+            QFile rewrite(path + QStringLiteral(".new"));
+            QVERIFY(rewrite.open(QIODevice::WriteOnly));
+            QCOMPARE(rewrite.write(compacted), compacted.size());
+        }
+        QCOMPARE(::rename(QFile::encodeName(path + QStringLiteral(".new")).constData(),
+                     QFile::encodeName(path).constData()),
+            0);
+        ::close(lockFd);
+
+        // (It may have ended already, while the loop above ran.)
+        QVERIFY(helper.state() == QProcess::NotRunning || helper.waitForFinished(30000));
+        QCOMPARE(helper.exitCode(), 0);
+        CreationJournal after(path);
+        QVERIFY(after.open());
+        QVERIFY(after.creation(QStringLiteral("first")));
+        QVERIFY2(after.creation(QStringLiteral("from-helper")), "the append was lost");
+    }
+
+    void processesAppendAndCompactAtOnce()
+    {
+        // Real processes, each appending and now and then compacting or reopening, and
+        // two readers here that refresh at their own pace while it happens.
+        QTemporaryDir dir;
+        const QString path = dir.filePath(QStringLiteral("p.jsonl"));
+        CreationJournal eager(path);
+        CreationJournal lazy(path);
+        QVERIFY(eager.open() && lazy.open());
+        constexpr int writers = 5;
+        constexpr int perWriter = 80;
+        std::vector<std::unique_ptr<QProcess>> processes;
+        const quint32 seed = QRandomGenerator::global()->generate();
+        qInfo("seed %u", seed);
+        for (int w = 0; w < writers; ++w) {
+            auto process = std::make_unique<QProcess>();
+            process->setProcessChannelMode(QProcess::ForwardedErrorChannel);
+            process->start(QStringLiteral(JOURNAL_HELPER),
+                { QStringLiteral("append"), path, QStringLiteral("w%1").arg(w),
+                    QString::number(perWriter), QString::number(seed + quint32(w)) });
+            QVERIFY(process->waitForStarted());
+            processes.push_back(std::move(process));
+        }
+        QByteArrayList output(writers);
+        for (int round = 0;; ++round) {
+            bool running = false;
+            for (int w = 0; w < writers; ++w) {
+                QProcess &p = *processes[size_t(w)];
+                if (p.state() != QProcess::NotRunning) {
+                    p.waitForFinished(5);
+                    running = true;
+                }
+                output[w] += p.readAllStandardOutput();
+            }
+            eager.refresh();
+            if (round % 7 == 0)
+                lazy.refresh();
+            if (!running)
+                break;
+        }
+        QStringList unresolved;
+        QStringList finished;
+        for (int w = 0; w < writers; ++w) {
+            QCOMPARE(processes[size_t(w)]->exitStatus(), QProcess::NormalExit);
+            QCOMPARE(processes[size_t(w)]->exitCode(), 0);
+            for (const QByteArray &line : output[w].split('\n')) {
+                if (line.startsWith("unresolved "))
+                    unresolved << QString::fromUtf8(line.mid(11));
+                else if (line.startsWith("finished "))
+                    finished << QString::fromUtf8(line.mid(9));
+            }
+        }
+        QCOMPARE(unresolved.size() + finished.size(), writers * perWriter);
+
+        eager.refresh();
+        lazy.refresh();
+        CreationJournal fresh(path);
+        QVERIFY(fresh.open());
+        QVERIFY(fresh.warnings().isEmpty());
+        // No record lost: every unresolved creation whole, no finished one without its end.
+        for (const QString &id : std::as_const(unresolved)) {
+            const auto r = fresh.creation(id);
+            QVERIFY2(r, qPrintable(id));
+            QCOMPARE(
+                steps(*r), QStringLiteral("allocating,sandbox(sbx-%1),starting_gateway").arg(id));
+        }
+        for (const QString &id : std::as_const(finished)) {
+            if (const auto r = fresh.creation(id))
+                QCOMPARE(steps(*r), QStringLiteral("allocating,ready"));
+        }
+        // And every reader has the same history.
+        QCOMPARE(history(eager), history(fresh));
+        QCOMPARE(history(lazy), history(fresh));
     }
 };
 

@@ -1,0 +1,85 @@
+// A creation whose journal cannot be written after the intent (a full disk, made
+// with RLIMIT_FSIZE in a helper process), against the real sandbox-desk-local: the
+// creation must stop, roll back, say why, and leave neither a sandbox nor a torn line.
+
+#include "common/error.h"
+#include "creationtestutil.h"
+#include "journal/creationjournal.h"
+#include "teststrings.h"
+
+#include <QFileInfo>
+#include <QProcess>
+#include <QTemporaryDir>
+
+#include <cerrno>
+#include <cstring>
+
+using namespace sd;
+
+class TestJournalFailure : public QObject
+{
+    Q_OBJECT
+
+private:
+    sd::test::FaultBackend m_backend;
+
+private Q_SLOTS:
+    void initTestCase() { QVERIFY(m_backend.start()); }
+
+    void fullDiskAfterTheIntent_data()
+    {
+        QTest::addColumn<QString>("limitFrom"); // the state after whose record the disk fills
+        QTest::addColumn<int>("bytes"); // how much still fits
+        QTest::addColumn<QString>("lastState"); // what the journal holds afterwards
+        QTest::newRow("sandbox id, nothing fits")
+            << QStringLiteral("allocating") << 0 << QStringLiteral("allocating");
+        QTest::newRow("sandbox id, part of a line fits")
+            << QStringLiteral("allocating") << 10 << QStringLiteral("allocating");
+        // Without its outcome a Ready creation would look interrupted later, and
+        // "Kill all orphans" would kill it: it must not stay.
+        QTest::newRow("ready outcome, part of a line fits")
+            << QStringLiteral("extending") << 10 << QStringLiteral("extending");
+    }
+
+    void fullDiskAfterTheIntent()
+    {
+        QFETCH(QString, limitFrom);
+        QFETCH(int, bytes);
+        QFETCH(QString, lastState);
+        QTemporaryDir dir;
+        const QString path = dir.filePath(QStringLiteral("p.jsonl"));
+        QProcess helper;
+        helper.setProcessChannelMode(QProcess::ForwardedErrorChannel);
+        helper.start(QStringLiteral(JOURNAL_HELPER),
+            { QStringLiteral("create"), path, m_backend.url(), m_backend.apiKey(), limitFrom,
+                QString::number(bytes) });
+        QVERIFY(helper.waitForFinished(120000));
+        QCOMPARE(helper.exitCode(), 0);
+        const QList<QByteArray> lines = helper.readAllStandardOutput().trimmed().split('\n');
+        const QJsonObject result = QJsonDocument::fromJson(lines.constLast()).object();
+        QVERIFY2(!result.isEmpty(), lines.constLast().constData());
+
+        QCOMPARE(result.value(QLatin1String("state")).toString(), str(CreationState::RolledBack));
+        QCOMPARE(result.value(QLatin1String("kind")).toInt(), int(Error::Kind::Journal));
+        const QString error = result.value(QLatin1String("error")).toString();
+        QVERIFY2(error.contains(path), qPrintable(error));
+        QVERIFY2(error.contains(QString::fromLocal8Bit(std::strerror(EFBIG))), qPrintable(error));
+        QVERIFY(!result.value(QLatin1String("sandbox")).toString().isEmpty());
+        QCOMPARE(result.value(QLatin1String("rollback")).toString(), str(RollbackOutcome::Killed));
+        QVERIFY(m_backend.listIds().isEmpty()); // nothing left running
+
+        // The records that failed left nothing behind, not even part of a line.
+        QCOMPARE(QFileInfo(path).size(), result.value(QLatin1String("sizeAtLimit")).toInteger());
+        CreationJournal journal(path);
+        QVERIFY(journal.open());
+        QVERIFY(journal.warnings().isEmpty());
+        QVERIFY(journal.corruptFileMovedTo().isEmpty());
+        const auto r = journal.creation(result.value(QLatin1String("creation")).toString());
+        QVERIFY(r);
+        QCOMPARE(toString(r->state), lastState);
+        QVERIFY(!r->isFinished()); // looks interrupted, and nothing of it runs
+    }
+};
+
+QTEST_GUILESS_MAIN(TestJournalFailure)
+#include "tst_journalfailure.moc"
