@@ -202,7 +202,8 @@ CommandLine::CommandLine(QObject *parent)
            "prints the result and exits with:\n"
            "  0 success, 1 the operation failed, 2 bad usage or input rejected before\n"
            "  anything was allocated, 3 --orphans found some, 4 the API could not be\n"
-           "  reached or refused the key."));
+           "  reached or refused the key, 5 the creation journal could not be written\n"
+           "  (what was created was rolled back)."));
     m_parser.addHelpOption();
     m_parser.addVersionOption();
     m_parser.addOptions({
@@ -432,7 +433,7 @@ bool CommandLine::openSession(const QStringList &legacyJournalKeys)
 {
     m_session = new Session(m_network, m_settings, this);
     if (!m_session->open({}, legacyJournalKeys)) {
-        fail(Failed, m_session->errorString());
+        fail(JournalFailed, m_session->errorString());
         return false;
     }
     QTextStream err(stderr);
@@ -449,6 +450,8 @@ int CommandLine::exitCodeFor(const Error &error)
         return Unreachable;
     case Error::Kind::Http:
         return error.httpStatus() == 401 || error.httpStatus() == 403 ? Unreachable : Failed;
+    case Error::Kind::Journal:
+        return JournalFailed;
     default:
         return Failed;
     }
@@ -691,6 +694,8 @@ void CommandLine::runCreate()
         int code = Failed;
         if (state == CreationState::Ready) {
             code = Success;
+        } else if (job->error().kind() == Error::Kind::Journal) {
+            code = JournalFailed;
         } else if (state == CreationState::Rejected) {
             code = exitCodeFor(job->error()) == Unreachable ? Unreachable : Usage;
         } else if (state == CreationState::RolledBack && !job->rollback()

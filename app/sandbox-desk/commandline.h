@@ -27,7 +27,8 @@ bool isCommandLineMode(int argc, char **argv);
 /// returns the process exit code:
 ///   0 success, 1 the operation failed (e.g. the creation was rolled back),
 ///   2 bad usage or input rejected before anything was allocated,
-///   3 --orphans found at least one, 4 the API could not be reached or refused the key.
+///   3 --orphans found at least one, 4 the API could not be reached or refused the key,
+///   5 the creation journal could not be written (a creation is then rolled back).
 int runCommandLine(QCoreApplication &app);
 
 /// The command-line mode as an object: parses, resolves the connection, runs one
@@ -43,7 +44,8 @@ public:
         Failed = 1,
         Usage = 2,
         OrphansFound = 3,
-        Unreachable = 4
+        Unreachable = 4,
+        JournalFailed = 5
     };
 
     explicit CommandLine(QObject *parent = nullptr);

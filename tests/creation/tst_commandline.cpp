@@ -18,6 +18,9 @@
 #include <QSignalSpy>
 #include <QTemporaryDir>
 
+#include <csignal>
+#include <sys/resource.h>
+
 using namespace sd;
 using sd::test::rule;
 
@@ -464,6 +467,27 @@ private Q_SLOTS:
         QCOMPARE(creations.size(), 1);
         QCOMPARE(creations.at(0).toObject().value(QLatin1String("creationId")).toString(), creationId);
         killEverything();
+    }
+
+    // A journal that cannot be written (a full disk, here a file size limit) stops the
+    // creation before it allocates: exit 5, the reason said, nothing left running.
+    void journalThatCannotBeWrittenExits5()
+    {
+        auto process = std::make_unique<QProcess>();
+        process->setProgram(sd::test::LocalBackend::binary(QStringLiteral("sandbox-desk")));
+        process->setArguments(QStringList { QStringLiteral("--create") } + connection());
+        process->setProcessEnvironment(environment());
+        process->setChildProcessModifier([] {
+            ::signal(SIGXFSZ, SIG_IGN);
+            const rlimit limit { 1, 1 };
+            ::setrlimit(RLIMIT_FSIZE, &limit);
+        });
+        process->start();
+        QVERIFY(process->waitForFinished(120000));
+        const QByteArray err = process->readAllStandardError() + process->readAllStandardOutput();
+        QCOMPARE(process->exitCode(), 5);
+        QVERIFY2(err.contains("File too large"), err.constData());
+        QVERIFY(m_backend.listIds().isEmpty());
     }
 
     // What cannot be used is refused before anything is sent, exit 2, with a sentence
