@@ -144,6 +144,13 @@ MainWindow::~MainWindow()
         m_refreshJob->disconnect(this);
     if (m_connectJob)
         m_connectJob->disconnect(this);
+    // Jobs still running hold replies that m_network owns; children are deleted in
+    // the order they were made, the network first, so the jobs go now. A job may own
+    // others: guard against deleting one twice.
+    const QList<Job *> jobs = findChildren<Job *>();
+    const QList<QPointer<Job>> guarded(jobs.cbegin(), jobs.cend());
+    for (const QPointer<Job> &job : guarded)
+        delete job.data();
 }
 
 void MainWindow::createActions()
@@ -202,14 +209,14 @@ void MainWindow::createActions()
     connect(m_extendAction, &QAction::triggered, this, &MainWindow::extendSelected);
     connect(m_pauseAction, &QAction::triggered, this, [this] {
         const QStringList ids = selectedIds();
-        runOnSandboxes(ids, tr("Pausing %n sandbox(es)…", nullptr, int(ids.size())), [this](const QString &id) {
+        runOnSandboxes(ids, tr("Pausing %n sandbox(es)…", nullptr, int(ids.size())), tr("pauses"), [this](const QString &id) {
             return new PauseSandboxJob(m_network, m_connection, id, this);
         });
         m_actionDoneText = tr("Paused %n sandbox(es).", nullptr, int(ids.size()));
     });
     connect(m_resumeAction, &QAction::triggered, this, [this] {
         const QStringList ids = selectedIds();
-        runOnSandboxes(ids, tr("Resuming %n sandbox(es)…", nullptr, int(ids.size())), [this](const QString &id) {
+        runOnSandboxes(ids, tr("Resuming %n sandbox(es)…", nullptr, int(ids.size())), tr("resumes"), [this](const QString &id) {
             // Connect resumes and never shortens the time left.
             return new ConnectSandboxJob(m_network, m_connection, id, kResumeTimeoutSeconds, this);
         });
@@ -293,6 +300,23 @@ void MainWindow::createCentralWidget()
     m_banner->hide();
     layout->addWidget(m_banner);
 
+    // Failed kills, extensions, pauses and resumes: kept apart from the connection's
+    // banner, which every good refresh hides.
+    m_actionBanner = new MessageBanner(central);
+    m_actionBanner->setObjectName(QStringLiteral("actionFailedBanner"));
+    auto *retryFailed = new QAction(tr("Retry"), m_actionBanner);
+    retryFailed->setObjectName(QStringLiteral("retryFailedAction"));
+    connect(retryFailed, &QAction::triggered, this, [this] {
+        // Copies: the retry starts a batch that replaces both.
+        const auto retry = m_actionRetry;
+        const QStringList failed = m_actionFailedIds;
+        if (retry && m_actionJobs.isEmpty())
+            retry(failed);
+    });
+    m_actionBanner->addAction(retryFailed);
+    m_actionBanner->hide();
+    layout->addWidget(m_actionBanner);
+
     if (FirstRunHint::isPending(*m_settings)) {
         m_hint = new FirstRunHint(m_settings, m_profiles, m_keys, QProcessEnvironment::systemEnvironment(), central);
         connect(m_hint, &FirstRunHint::profileReady, this, &MainWindow::switchProfile);
@@ -326,9 +350,18 @@ void MainWindow::createCentralWidget()
     m_orphansOnly->setObjectName(QStringLiteral("orphansOnly"));
     m_orphansOnly->setAccessibleName(tr("Show orphans only"));
     connect(m_orphansOnly, &QCheckBox::toggled, m_proxy, &SandboxFilterProxyModel::setOrphansOnly);
+    // Whenever a filter hides rows, say how many and offer to clear it.
+    m_filterStatus = new QLabel(central);
+    m_filterStatus->setObjectName(QStringLiteral("filterStatus"));
+    m_clearFilterButton = new QPushButton(tr("C&lear filter"), central);
+    m_clearFilterButton->setObjectName(QStringLiteral("clearFilterButton"));
+    m_clearFilterButton->setAccessibleName(tr("Clear the filter"));
+    connect(m_clearFilterButton, &QPushButton::clicked, this, &MainWindow::clearFilter);
     filterBar->addWidget(m_filterEdit, 1);
     filterBar->addWidget(m_stateFilter);
     filterBar->addWidget(m_orphansOnly);
+    filterBar->addWidget(m_filterStatus);
+    filterBar->addWidget(m_clearFilterButton);
     layout->addLayout(filterBar);
 
     auto *table = new SandboxTableView(central);
@@ -366,6 +399,14 @@ void MainWindow::createCentralWidget()
     table->setColumnWidth(SandboxTableModel::MemoryColumn, 80);
     table->setColumnWidth(SandboxTableModel::FlagColumn, 30);
     table->setPlaceholderText(tr("No sandboxes yet."));
+    // Rows hidden by the filter change the count without the proxy saying so: watch both.
+    for (QAbstractItemModel *model : std::initializer_list<QAbstractItemModel *>{m_proxy, m_model}) {
+        connect(model, &QAbstractItemModel::rowsInserted, this, &MainWindow::updateFilterStatus);
+        connect(model, &QAbstractItemModel::rowsRemoved, this, &MainWindow::updateFilterStatus);
+        connect(model, &QAbstractItemModel::modelReset, this, &MainWindow::updateFilterStatus);
+        connect(model, &QAbstractItemModel::layoutChanged, this, &MainWindow::updateFilterStatus);
+    }
+    updateFilterStatus();
 
     connect(table, &QWidget::customContextMenuRequested, this, [this](const QPoint &pos) {
         // popup(), not exec(): no nested event loop; the menu deletes itself on close.
@@ -866,7 +907,8 @@ void MainWindow::killAllOrphans()
             return;
         // The journal records each kill, so the history shows the orphan was cleared.
         auto *job = new KillOrphansJob(m_network, m_connection, journal(), orphans, {}, this);
-        startActionJobs({job}, tr("Killing %n orphan(s)…", nullptr, int(ids.size())));
+        startActionJobs({job}, tr("Killing %n orphan(s)…", nullptr, int(ids.size())), tr("kills"),
+                        [this](const QStringList &) { killAllOrphans(); });
         m_actionDoneText = tr("Killed %n orphan(s).", nullptr, int(ids.size()));
     });
     box->open();
@@ -977,6 +1019,25 @@ void MainWindow::updateActions()
     m_killOrphansAction->setEnabled(m_connected && !busy && m_model->count(SandboxTableModel::DisplayState::Orphan) > 0);
 }
 
+void MainWindow::updateFilterStatus()
+{
+    const int shown = m_proxy->rowCount();
+    const int all = m_model->rowCount();
+    const bool hiding = shown < all;
+    m_filterStatus->setText(tr("Showing %1 of %2").arg(shown).arg(all));
+    m_filterStatus->setVisible(hiding);
+    m_clearFilterButton->setVisible(hiding);
+    static_cast<SandboxTableView *>(m_table)->setPlaceholderText(
+        all > 0 ? tr("No sandbox matches the filter. Clear it to see all %1.").arg(all) : tr("No sandboxes yet."));
+}
+
+void MainWindow::clearFilter()
+{
+    m_filterEdit->clear();
+    m_stateFilter->setCurrentIndex(0);
+    m_orphansOnly->setChecked(false);
+}
+
 void MainWindow::updateStatusCounts()
 {
     const int running = m_model->count(SandboxTableModel::DisplayState::Running);
@@ -1031,7 +1092,7 @@ void MainWindow::confirmKill(const QStringList &ids, const QString &title)
     connect(box, &QMessageBox::finished, this, [this, box, kill, ids] {
         if (box->clickedButton() != kill)
             return;
-        runOnSandboxes(ids, tr("Killing %n sandbox(es)…", nullptr, int(ids.size())), [this](const QString &id) {
+        runOnSandboxes(ids, tr("Killing %n sandbox(es)…", nullptr, int(ids.size())), tr("kills"), [this](const QString &id) {
             return new KillSandboxJob(m_network, m_connection, id, this);
         });
         m_actionDoneText = tr("Killed %n sandbox(es).", nullptr, int(ids.size()));
@@ -1053,7 +1114,7 @@ void MainWindow::extendSelected()
     dialog->setIntValue(15);
     dialog->setAttribute(Qt::WA_DeleteOnClose);
     connect(dialog, &QInputDialog::intValueSelected, this, [this, ids](int minutes) {
-        runOnSandboxes(ids, tr("Extending %n sandbox(es)…", nullptr, int(ids.size())),
+        runOnSandboxes(ids, tr("Extending %n sandbox(es)…", nullptr, int(ids.size())), tr("extensions"),
                        [this, minutes](const QString &id) {
                            return new SetTimeoutJob(m_network, m_connection, id, minutes * 60, this);
                        });
@@ -1062,18 +1123,29 @@ void MainWindow::extendSelected()
     dialog->open();
 }
 
-void MainWindow::runOnSandboxes(const QStringList &ids, const QString &progressText,
+void MainWindow::runOnSandboxes(const QStringList &ids, const QString &progressText, const QString &failureNoun,
                                 const std::function<Job *(const QString &)> &makeJob)
 {
     QList<Job *> jobs;
-    for (const QString &id : ids)
-        jobs.append(makeJob(id));
-    startActionJobs(jobs, progressText);
+    for (const QString &id : ids) {
+        Job *job = makeJob(id);
+        m_actionJobIds.insert(job, id);
+        jobs.append(job);
+    }
+    // Retry repeats the same action on the sandboxes it failed for.
+    startActionJobs(jobs, progressText, failureNoun,
+                    [this, progressText, failureNoun, makeJob](const QStringList &failed) {
+                        runOnSandboxes(failed, progressText, failureNoun, makeJob);
+                    });
 }
 
-void MainWindow::startActionJobs(const QList<Job *> &jobs, const QString &progressText)
+void MainWindow::startActionJobs(const QList<Job *> &jobs, const QString &progressText, const QString &failureNoun,
+                                 const std::function<void(const QStringList &)> &retry)
 {
     m_actionErrors.clear();
+    m_actionFailedIds.clear();
+    m_actionFailureNoun = failureNoun;
+    m_actionRetry = retry;
     m_actionTotal = int(jobs.size());
     for (Job *job : jobs) {
         m_actionJobs.insert(job);
@@ -1089,12 +1161,18 @@ void MainWindow::startActionJobs(const QList<Job *> &jobs, const QString &progre
 void MainWindow::onActionJobFinished(Job *job)
 {
     m_actionJobs.remove(job);
-    if (job->hasError())
-        m_actionErrors.append(job->error().message());
+    const QString id = m_actionJobIds.take(job);
+    if (job->hasError()) {
+        m_actionErrors.append(id.isEmpty() ? job->error().message() : tr("%1: %2").arg(id, job->error().message()));
+        if (!id.isEmpty())
+            m_actionFailedIds.append(id);
+    }
     if (auto *orphans = qobject_cast<KillOrphansJob *>(job)) {
         m_actionTotal += int(orphans->killed().size() + orphans->failed().size()) - 1;
-        for (const KillOrphansJob::Failure &failure : orphans->failed())
+        for (const KillOrphansJob::Failure &failure : orphans->failed()) {
             m_actionErrors.append(tr("%1: %2").arg(failure.sandboxId, failure.error));
+            m_actionFailedIds.append(failure.sandboxId);
+        }
     }
     if (!m_actionJobs.isEmpty())
         return;
@@ -1102,11 +1180,15 @@ void MainWindow::onActionJobFinished(Job *job)
     m_cancelButton->hide();
     if (m_actionErrors.isEmpty()) {
         statusBar()->showMessage(m_actionDoneText, 10000);
+        m_actionBanner->hide(); // what failed before has now succeeded
     } else {
-        showError(tr("%1 of %2 actions failed: %3")
-                      .arg(m_actionErrors.size())
-                      .arg(m_actionTotal)
-                      .arg(m_actionErrors.first()));
+        // Stays until dismissed or a later action succeeds: a refresh does not hide it.
+        m_actionBanner->setMessage(MessageBanner::Type::Error,
+                                   tr("%1 of %2 %3 failed: %4")
+                                       .arg(m_actionErrors.size())
+                                       .arg(m_actionTotal)
+                                       .arg(m_actionFailureNoun, m_actionErrors.join(QStringLiteral("; "))));
+        m_actionBanner->show();
     }
     updateActions();
     // Show the result at once rather than at the next tick.

@@ -22,6 +22,7 @@ class QComboBox;
 class QDockWidget;
 class QToolBar;
 class QLabel;
+class QPushButton;
 class QLineEdit;
 class QSettings;
 class QNetworkAccessManager;
@@ -83,6 +84,8 @@ public:
     SandboxFilterProxyModel *proxy() const { return m_proxy; }
     QTableView *table() const { return m_table; }
     MessageBanner *banner() const { return m_banner; }
+    /// What the last batch of kills, extensions, pauses or resumes failed at.
+    MessageBanner *actionBanner() const { return m_actionBanner; }
     DetailPane *detailPane() const { return m_detail; }
     CreationHistoryView *historyView() const { return m_history; }
     /// The first-run hint; null once it has been dismissed or acted on in an earlier run.
@@ -170,11 +173,15 @@ private:
     void updateAutoRefresh();
     void showError(const QString &text);
     void confirmKill(const QStringList &ids, const QString &title);
-    void runOnSandboxes(const QStringList &ids, const QString &progressText,
+    /// `failureNoun` names the action in the failure message ("1 of 2 kills failed: …").
+    void runOnSandboxes(const QStringList &ids, const QString &progressText, const QString &failureNoun,
                         const std::function<Job *(const QString &id)> &makeJob);
-    void startActionJobs(const QList<Job *> &jobs, const QString &progressText);
+    void startActionJobs(const QList<Job *> &jobs, const QString &progressText, const QString &failureNoun,
+                         const std::function<void(const QStringList &)> &retry);
     void onActionJobFinished(Job *job);
     void openJournal();
+    void updateFilterStatus();
+    void clearFilter();
     QList<Session *> liveSessions() const;
     int runningCreations() const;
     void finishQuit();
@@ -195,6 +202,9 @@ private:
     SandboxFilterProxyModel *m_proxy;
     QTableView *m_table = nullptr;
     MessageBanner *m_banner = nullptr;
+    MessageBanner *m_actionBanner = nullptr;
+    QLabel *m_filterStatus = nullptr;
+    QPushButton *m_clearFilterButton = nullptr;
     DetailPane *m_detail = nullptr;
     QSplitter *m_splitter = nullptr;
     QLineEdit *m_filterEdit = nullptr;
@@ -251,6 +261,10 @@ private:
     int m_actionTotal = 0;
     QStringList m_actionErrors;
     QString m_actionDoneText;
+    QHash<Job *, QString> m_actionJobIds;
+    QStringList m_actionFailedIds;
+    QString m_actionFailureNoun;
+    std::function<void(const QStringList &)> m_actionRetry;
 };
 
 } // namespace sd

@@ -8,6 +8,7 @@
 #include "messagebanner.h"
 #include "models/sandboxfilterproxymodel.h"
 #include "profiles/profilestore.h"
+#include "sandboxtableview.h"
 #include "uitest.h"
 
 #include <QAction>
@@ -17,6 +18,7 @@
 #include <QApplication>
 #include <QComboBox>
 #include <QInputDialog>
+#include <QLabel>
 #include <QLineEdit>
 #include <QMessageBox>
 #include <QNetworkAccessManager>
@@ -404,9 +406,28 @@ void TestMainWindow::filterBar()
     QTest::keyClicks(edit, QStringLiteral("owner=bob"));
     QCOMPARE(m_window->table()->model()->rowCount(), 1);
     QCOMPARE(m_window->table()->model()->index(0, 0).data(SandboxTableModel::SandboxIdRole).toString(), b);
+    auto *status = m_window->findChild<QLabel *>(QStringLiteral("filterStatus"));
+    auto *clear = m_window->findChild<QPushButton *>(QStringLiteral("clearFilterButton"));
+    QVERIFY(status && clear);
+    QVERIFY(status->isVisible());
+    QCOMPARE(status->text(), QStringLiteral("Showing 1 of 2"));
     edit->clear();
     QCOMPARE(m_window->table()->model()->rowCount(), 2);
+    QVERIFY(!status->isVisible());
+    QVERIFY(!clear->isVisible());
     Q_UNUSED(a);
+
+    // A filter that matches nothing says so, not "No sandboxes yet", and Clear brings all back.
+    QTest::keyClicks(edit, QStringLiteral("no-such-sandbox"));
+    auto *view = static_cast<SandboxTableView *>(m_window->table());
+    QCOMPARE(view->model()->rowCount(), 0);
+    QCOMPARE(view->placeholderText(), QStringLiteral("No sandbox matches the filter. Clear it to see all 2."));
+    QCOMPARE(status->text(), QStringLiteral("Showing 0 of 2"));
+    QVERIFY(clear->isVisible());
+    clear->click();
+    QVERIFY(edit->text().isEmpty());
+    QCOMPARE(view->model()->rowCount(), 2);
+    QVERIFY(!clear->isVisible());
 }
 
 void TestMainWindow::staleBannerWhenBackendStops()

@@ -1,10 +1,11 @@
-// Quitting the real window while a creation runs: the creation is cancelled, its
-// rollback runs to the end, the journal records the outcome, and only then may the
-// process exit. Against the real sandbox-desk-local with fault injection.
+// The real window when things go wrong, against the real sandbox-desk-local with
+// fault injection: quitting while a creation runs (cancelled, rolled back, recorded,
+// and only then may the process exit), and failed actions that stay on screen.
 
 #include "../creation/creationtestutil.h"
 #include "journal/creationjournal.h"
 #include "mainwindow.h"
+#include "messagebanner.h"
 #include "newsandboxdialog.h"
 #include "session/session.h"
 
@@ -19,7 +20,7 @@
 using namespace sd;
 using sd::test::rule;
 
-class TestQuit : public QObject
+class TestWindowFaults : public QObject
 {
     Q_OBJECT
 
@@ -45,7 +46,7 @@ private Q_SLOTS:
         QVERIFY(m_backend.start());
         QSettings::setPath(QSettings::NativeFormat, QSettings::UserScope, m_journalDir.path());
         QCoreApplication::setOrganizationName(QStringLiteral("sandbox-desk-test"));
-        QCoreApplication::setApplicationName(QStringLiteral("tst_quit"));
+        QCoreApplication::setApplicationName(QStringLiteral("tst_windowfaults"));
     }
 
     void init()
@@ -141,6 +142,41 @@ private Q_SLOTS:
         QVERIFY(found);
     }
 
+    // A kill the server refuses leaves a message naming the sandbox and the server's
+    // reason, which the refresh that follows does not hide; Retry kills it.
+    void failedKillStaysOnScreenWithRetry()
+    {
+        QVERIFY(m_backend.clearFaults());
+        const QString id = m_backend.createRaw(QStringLiteral("base")).sandboxId;
+        QVERIFY(!id.isEmpty());
+        QVERIFY(m_backend.setFaults({ rule(QStringLiteral("DELETE"), QStringLiteral("/sandboxes/*"),
+            QStringLiteral("status"), 1, 500) }));
+        auto window = makeWindow();
+        QSignalSpy refreshed(window.get(), &MainWindow::refreshed);
+        QTRY_VERIFY_WITH_TIMEOUT(window->selectSandbox(id), 20000);
+        QSignalSpy finished(window.get(), &MainWindow::actionsFinished);
+        window->killAction()->trigger();
+        auto *box = window->findChild<QMessageBox *>(QStringLiteral("killConfirmation"));
+        QVERIFY(box);
+        box->findChild<QPushButton *>(QStringLiteral("confirmKillButton"))->click();
+        QVERIFY(finished.wait(20000));
+        refreshed.clear();
+        QVERIFY(refreshed.wait(20000)); // the refresh after the action
+        QVERIFY(refreshed.last().at(0).toBool());
+        MessageBanner *banner = window->actionBanner();
+        QVERIFY(banner->isVisible());
+        QVERIFY2(banner->text().startsWith(QStringLiteral("1 of 1 kills failed: %1: ").arg(id)), qPrintable(banner->text()));
+        QVERIFY2(banner->text().contains(QLatin1String("500")), qPrintable(banner->text()));
+        QCOMPARE(m_backend.listIds(), QStringList { id }); // still running, and said so
+
+        auto *retry = banner->findChild<QAction *>(QStringLiteral("retryFailedAction"));
+        QVERIFY(retry);
+        retry->trigger();
+        QVERIFY(finished.wait(20000));
+        QVERIFY(!banner->isVisible());
+        QVERIFY(m_backend.listIds().isEmpty());
+    }
+
     // Closing the window with a creation running is a quit: it waits the same way.
     void closingTheWindowWaitsToo()
     {
@@ -162,5 +198,5 @@ private Q_SLOTS:
     }
 };
 
-QTEST_MAIN(TestQuit)
-#include "tst_quit.moc"
+QTEST_MAIN(TestWindowFaults)
+#include "tst_windowfaults.moc"
