@@ -503,6 +503,20 @@ void NewSandboxDialog::filterServers(const QString &text)
                            || item->data(kServerIdRole).toString().contains(needle, Qt::CaseInsensitive);
         item->setHidden(!match);
     }
+    // Keyboard actions (Space ticks) act on the current item: it must be one the user
+    // sees, so it follows the filter to the first visible server.
+    QListWidgetItem *current = m_serverList->currentItem();
+    if (current && !current->isHidden())
+        return;
+    QListWidgetItem *firstVisible = nullptr;
+    for (int row = 0; row < m_serverList->count() && !firstVisible; ++row) {
+        if (!m_serverList->item(row)->isHidden())
+            firstVisible = m_serverList->item(row);
+    }
+    if (firstVisible)
+        m_serverList->setCurrentItem(firstVisible);
+    else
+        m_serverList->setCurrentItem(nullptr);
 }
 
 bool NewSandboxDialog::pickServer(const QString &serverId)

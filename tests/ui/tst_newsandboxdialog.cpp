@@ -60,6 +60,7 @@ private Q_SLOTS:
     void badMetadataDisablesCreate_data();
     void badMetadataDisablesCreate();
     void formAndRawJsonStayInSync();
+    void spaceTicksTheVisibleServer();
     void secretOptionsAreMasked();
     void successfulCreationThroughTheDialog();
     void successfulMcpCreationShowsGatewayOutput();
@@ -252,6 +253,29 @@ void TestNewSandboxDialog::formAndRawJsonStayInSync()
     dialog->setMcpJson(QStringLiteral("{}"));
     QVERIFY(!checked(server.id));
     QCOMPARE(dialog->request().mcp.has_value(), false);
+}
+
+// Focus the list, type a search, Tab back, Space: the server ticked is the one the user
+// sees, not the hidden item that was current before the search.
+void TestNewSandboxDialog::spaceTicksTheVisibleServer()
+{
+    auto dialog = makeDialog();
+    auto *list = dialog->findChild<QListWidget *>(QStringLiteral("serverList"));
+    auto *search = dialog->findChild<QLineEdit *>(QStringLiteral("serverSearch"));
+    QVERIFY(list && search);
+    list->setFocus();
+    list->setCurrentRow(0);
+    const QString hiddenId = list->currentItem()->data(Qt::UserRole + 1).toString();
+    QCOMPARE(hiddenId, QStringLiteral("dotnetTypesExplorer")); // ".NET Types Explorer" sorts first
+    search->setFocus();
+    QTest::keyClicks(search, QStringLiteral("duck"));
+    QVERIFY(list->currentItem());
+    QVERIFY(!list->currentItem()->isHidden());
+    QCOMPARE(list->currentItem()->text(), QStringLiteral("Private Web Search"));
+    list->setFocus();
+    QTest::keyClick(list, Qt::Key_Space);
+    const QJsonObject json = QJsonDocument::fromJson(dialog->mcpJson().toUtf8()).object();
+    QCOMPARE(json.keys(), QStringList{QStringLiteral("duckduckgo")});
 }
 
 void TestNewSandboxDialog::secretOptionsAreMasked()
