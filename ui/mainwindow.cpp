@@ -868,9 +868,22 @@ NewSandboxDialog *MainWindow::newSandbox()
     dialog->setAttribute(Qt::WA_DeleteOnClose);
     connect(dialog, &NewSandboxDialog::creationFinished, this, [this, dialog](const QString &sandboxId, bool ready) {
         m_pendingSelection = ready ? sandboxId : QString();
-        if (!ready && dialog->job() && (!dialog->isVisible() || isMinimized()))
+        const bool inBackground = !dialog->isVisible();
+        if (!ready && dialog->job() && (inBackground || isMinimized()))
             m_tray->notifyCreationFailed(dialog->job()->errorMessage());
+        if (inBackground) {
+            // Nobody watches the dialog: say how it ended here, then let it go.
+            statusBar()->showMessage(ready ? tr("Sandbox %1 is ready.").arg(sandboxId)
+                                           : tr("A creation running in the background ended: %1")
+                                                 .arg(dialog->job()->errorMessage()),
+                                     15000);
+            dialog->deleteLater();
+        }
         refresh();
+    });
+    connect(dialog, &NewSandboxDialog::movedToBackground, this, [this] {
+        statusBar()->showMessage(tr("The creation goes on in the background; the creations history (Ctrl+H) shows it."),
+                                 10000);
     });
     // The profile's own templates join the list when they arrive.
     auto *templates = new ListTemplatesJob(m_network, m_connection, dialog);
@@ -881,7 +894,8 @@ NewSandboxDialog *MainWindow::newSandbox()
         dialog->addTemplates(ids);
     });
     templates->start();
-    dialog->open();
+    // Not modal: the list stays usable while a creation runs.
+    dialog->show();
     return dialog;
 }
 

@@ -20,6 +20,7 @@
 #include <QLabel>
 #include <QLineEdit>
 #include <QListWidget>
+#include <QMessageBox>
 #include <QPlainTextEdit>
 #include <QPushButton>
 #include <QRegularExpression>
@@ -354,6 +355,10 @@ QWidget *NewSandboxDialog::createProgressPage()
     m_retryButton->setObjectName(QStringLiteral("retryButton"));
     m_cancelButton = buttons->addButton(tr("&Cancel creation"), QDialogButtonBox::RejectRole);
     m_cancelButton->setObjectName(QStringLiteral("cancelCreationButton"));
+    m_backgroundButton = buttons->addButton(tr("Run in &background"), QDialogButtonBox::ActionRole);
+    m_backgroundButton->setObjectName(QStringLiteral("backgroundButton"));
+    m_backgroundButton->setToolTip(tr("Close this window; the creation goes on and the main window reports how it ends"));
+    connect(m_backgroundButton, &QPushButton::clicked, this, &NewSandboxDialog::runInBackground);
     m_closeButton = buttons->addButton(QDialogButtonBox::Close);
     m_closeButton->setObjectName(QStringLiteral("closeButton"));
     connect(m_copyIdButton, &QPushButton::clicked, this, [this] {
@@ -743,6 +748,7 @@ void NewSandboxDialog::startCreation()
     m_progressTitle->setText(tr("Creating a sandbox from %1…").arg(m_job->templateId()));
     m_cancelButton->setEnabled(true);
     m_cancelButton->show();
+    m_backgroundButton->show();
     m_retryButton->hide();
     m_copyIdButton->hide();
     m_closeButton->hide();
@@ -823,6 +829,7 @@ void NewSandboxDialog::onFinished()
     CreationJob *job = m_job.get();
     const bool ready = job->state() == CreationState::Ready;
     m_cancelButton->hide();
+    m_backgroundButton->hide();
     m_closeButton->show();
     m_retryButton->setVisible(!ready);
     m_copyIdButton->setVisible(ready);
@@ -834,8 +841,10 @@ void NewSandboxDialog::onFinished()
         m_outcome->setMessage(MessageBanner::Type::Positive, text);
         m_closeButton->setFocus();
     } else {
-        m_progressTitle->setText(job->state() == CreationState::Cancelled ? tr("The creation was cancelled.")
-                                                                          : tr("The creation failed."));
+        // A cancelled creation is rolled back too: it is reported as cancelled, not failed.
+        const bool cancelled = job->state() == CreationState::Cancelled
+                               || (job->error().kind() == Error::Kind::Cancelled && job->state() == CreationState::RolledBack);
+        m_progressTitle->setText(cancelled ? tr("The creation was cancelled.") : tr("The creation failed."));
         QString text = job->errorMessage();
         if (const auto rollback = job->rollback()) {
             text += QStringLiteral("\n") + (rollback->summary.isEmpty() ? tr("Rollback: %1").arg(toString(rollback->outcome))
@@ -845,10 +854,7 @@ void NewSandboxDialog::onFinished()
         }
         if (job->state() == CreationState::RollbackFailed)
             text += QStringLiteral("\n") + tr("It is flagged as an orphan in the list, where \"Kill all orphans\" can remove it later.");
-        m_outcome->setMessage(job->state() == CreationState::RollbackFailed ? MessageBanner::Type::Error
-                              : job->state() == CreationState::Cancelled   ? MessageBanner::Type::Warning
-                                                                           : MessageBanner::Type::Error,
-                              text);
+        m_outcome->setMessage(cancelled ? MessageBanner::Type::Warning : MessageBanner::Type::Error, text);
         m_retryButton->setFocus();
     }
     m_outcome->show();
@@ -877,13 +883,43 @@ void NewSandboxDialog::showForm(bool clearSecrets)
 
 void NewSandboxDialog::reject()
 {
-    if (m_job && !m_job->isFinished()) {
-        // Closing while creating means cancel; the dialog stays to show the rollback.
-        m_cancelButton->setEnabled(false);
-        m_job->cancel();
+    if (!m_job || m_job->isFinished()) {
+        QDialog::reject();
         return;
     }
-    QDialog::reject();
+    if (findChild<QMessageBox *>(QStringLiteral("cancelCreationConfirmation")))
+        return;
+    // Escape or closing the window must not destroy a sandbox whose gateway may already
+    // run: ask, with "keep watching" as what Escape answers.
+    auto *box = new QMessageBox(QMessageBox::Question, tr("Cancel the creation?"),
+                                tr("The sandbox is still being created. Cancelling removes what was created so far."),
+                                QMessageBox::NoButton, this);
+    box->setObjectName(QStringLiteral("cancelCreationConfirmation"));
+    QPushButton *cancel = box->addButton(tr("&Cancel creation"), QMessageBox::DestructiveRole);
+    QPushButton *background = box->addButton(tr("Run in &background"), QMessageBox::AcceptRole);
+    QPushButton *keep = box->addButton(tr("&Keep watching"), QMessageBox::RejectRole);
+    box->setDefaultButton(keep);
+    box->setEscapeButton(keep);
+    box->setAttribute(Qt::WA_DeleteOnClose);
+    connect(box, &QMessageBox::finished, this, [this, box, cancel, background] {
+        if (!m_job || m_job->isFinished())
+            return;
+        if (box->clickedButton() == cancel) {
+            m_cancelButton->setEnabled(false);
+            m_job->cancel();
+        } else if (box->clickedButton() == background) {
+            runInBackground();
+        }
+    });
+    box->open();
+}
+
+void NewSandboxDialog::runInBackground()
+{
+    if (!m_job || m_job->isFinished())
+        return;
+    hide();
+    Q_EMIT movedToBackground();
 }
 
 } // namespace sd

@@ -77,9 +77,15 @@ public:
 Q_SIGNALS:
     /// The creation ended; `sandboxId` is set when it is Ready.
     void creationFinished(const QString &sandboxId, bool ready);
+    /// The user sent the running creation to the background: the dialog is hidden and
+    /// the creation goes on (the window reports how it ends).
+    void movedToBackground();
 
 public Q_SLOTS:
+    /// While a creation runs, asks whether to cancel it, run it in the background or
+    /// keep watching; never cancels without that answer.
     void reject() override;
+    void runInBackground();
 
 private:
     QWidget *createFormPage();
@@ -132,6 +138,7 @@ private:
     QLabel *m_outputTitle = nullptr;
     MessageBanner *m_outcome = nullptr;
     QPushButton *m_cancelButton = nullptr;
+    QPushButton *m_backgroundButton = nullptr;
     QPushButton *m_retryButton = nullptr;
     QPushButton *m_copyIdButton = nullptr;
     QPushButton *m_closeButton = nullptr;

@@ -10,7 +10,9 @@
 #include "session/session.h"
 
 #include <QAction>
+#include <QLabel>
 #include <QMessageBox>
+#include <QPointer>
 #include <QPushButton>
 #include <QSettings>
 #include <QSignalSpy>
@@ -174,6 +176,81 @@ private Q_SLOTS:
         retry->trigger();
         QVERIFY(finished.wait(20000));
         QVERIFY(!banner->isVisible());
+        QVERIFY(m_backend.listIds().isEmpty());
+    }
+
+    // Escape while a creation runs asks first; "Keep watching" cancels nothing.
+    void escapeAsksAndKeepsTheCreation()
+    {
+        QVERIFY(m_backend.clearFaults());
+        QVERIFY(m_backend.setFaults({ rule(QStringLiteral("POST"), QStringLiteral("/sandboxes/*/timeout"),
+            QStringLiteral("delay"), 1, 0, 1500) }));
+        auto window = makeWindow();
+        QTRY_VERIFY_WITH_TIMEOUT(window->newSandboxAction()->isEnabled(), 20000);
+        NewSandboxDialog *dialog = window->newSandbox();
+        QVERIFY(dialog);
+        QVERIFY(!dialog->isModal()); // the list stays usable
+        QSignalSpy finished(dialog, &NewSandboxDialog::creationFinished);
+        dialog->findChild<QPushButton *>(QStringLiteral("createButton"))->click();
+        QTRY_VERIFY_WITH_TIMEOUT(dialog->job()->state() == CreationState::Extending, 20000);
+        QTest::keyClick(dialog, Qt::Key_Escape);
+        auto *box = dialog->findChild<QMessageBox *>(QStringLiteral("cancelCreationConfirmation"));
+        QVERIFY(box);
+        QVERIFY(dialog->isVisible());
+        QVERIFY(!dialog->job()->isFinished());
+        QTest::keyClick(box, Qt::Key_Escape); // "Keep watching"
+        QVERIFY(finished.wait(20000));
+        QCOMPARE(finished.first().at(1).toBool(), true);
+        QCOMPARE(m_backend.listIds(), QStringList { dialog->job()->sandboxId() });
+    }
+
+    // "Run in background": the dialog goes, the creation goes on and the window says
+    // how it ended.
+    void runInBackgroundEndsInTheWindow()
+    {
+        QVERIFY(m_backend.clearFaults());
+        QVERIFY(m_backend.setFaults({ rule(QStringLiteral("POST"), QStringLiteral("/sandboxes/*/timeout"),
+            QStringLiteral("delay"), 1, 0, 1500) }));
+        auto window = makeWindow();
+        QTRY_VERIFY_WITH_TIMEOUT(window->newSandboxAction()->isEnabled(), 20000);
+        QPointer<NewSandboxDialog> dialog = window->newSandbox();
+        QVERIFY(dialog);
+        dialog->findChild<QPushButton *>(QStringLiteral("createButton"))->click();
+        QTRY_VERIFY_WITH_TIMEOUT(dialog->job()->state() == CreationState::Extending, 20000);
+        const QString creationId = dialog->job()->creationId();
+        dialog->findChild<QPushButton *>(QStringLiteral("backgroundButton"))->click();
+        QVERIFY(!dialog->isVisible());
+        QTRY_VERIFY_WITH_TIMEOUT(!dialog, 20000); // gone once the creation ended
+        QTRY_VERIFY_WITH_TIMEOUT(window->statusBar()->currentMessage().startsWith(QLatin1String("Sandbox ")), 20000);
+        QCOMPARE(m_backend.listIds().size(), 1);
+        bool ready = false;
+        for (const CreationRecord &record : window->journal()->history())
+            ready = ready || (record.creationId == creationId && record.state == CreationState::Ready);
+        QVERIFY(ready);
+    }
+
+    // A cancelled creation is reported as cancelled, in a warning, not as a failure.
+    void cancelledIsNotFailed()
+    {
+        QVERIFY(m_backend.clearFaults());
+        QVERIFY(m_backend.setFaults({ rule(QStringLiteral("POST"), QStringLiteral("/sandboxes/*/timeout"),
+            QStringLiteral("delay"), 1, 0, 1500) }));
+        auto window = makeWindow();
+        QTRY_VERIFY_WITH_TIMEOUT(window->newSandboxAction()->isEnabled(), 20000);
+        NewSandboxDialog *dialog = window->newSandbox();
+        QVERIFY(dialog);
+        QSignalSpy finished(dialog, &NewSandboxDialog::creationFinished);
+        dialog->findChild<QPushButton *>(QStringLiteral("createButton"))->click();
+        QTRY_VERIFY_WITH_TIMEOUT(dialog->job()->state() == CreationState::Extending, 20000);
+        dialog->findChild<QPushButton *>(QStringLiteral("cancelCreationButton"))->click();
+        QVERIFY(finished.wait(20000));
+        QLabel *title = nullptr;
+        for (QLabel *label : dialog->findChildren<QLabel *>()) {
+            if (label->text().startsWith(QLatin1String("The creation")))
+                title = label;
+        }
+        QVERIFY(title);
+        QCOMPARE(title->text(), QStringLiteral("The creation was cancelled."));
         QVERIFY(m_backend.listIds().isEmpty());
     }
 
