@@ -522,6 +522,10 @@ void EnvdService::startStream(QTcpSocket *socket, const HttpRequest &request,
             return;
         }
         const sd::ProcessConfig config = sd::ProcessConfig::fromJson(p);
+        if (const QString error = environmentNamesError(config.envs); !error.isEmpty()) {
+            replyError(socket, request, true, QStringLiteral("invalid_argument"), error);
+            return;
+        }
         // Absent stdin means true, for older SDKs (process.proto).
         const bool stdinOpen = body.value(QStringLiteral("stdin")).toBool(true);
         process = runtime->start(config, body.value(QStringLiteral("tag")).toString(), stdinOpen);

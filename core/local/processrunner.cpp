@@ -35,6 +35,21 @@ const QStringList HiddenEtc { QStringLiteral("shadow"), QStringLiteral("shadow-"
     QStringLiteral("gshadow"), QStringLiteral("gshadow-"), QStringLiteral("sudoers"),
     QStringLiteral("sudoers.d"), QStringLiteral("ssh"), QStringLiteral("mcp-gateway") };
 constexpr int MetricsIntervalMs = 5000;
+// The only variables a program on the host side of a jail (bwrap, nsenter) gets: the
+// host's dynamic loader acts on LD_PRELOAD, LD_AUDIT and the like before the
+// program enters any namespace.
+const QString HostToolPath = QStringLiteral("/usr/bin:/bin");
+// Carries one "NAME=VALUE" of a jailed process through nsenter under a name no
+// loader or libc reads (SD_ENV_0, SD_ENV_1, ...).
+const QString CarrierPrefix = QStringLiteral("SD_ENV_");
+// Runs in the jail: turns the carriers back into `env -i` arguments, so the values
+// never sit on a command line that lives as long as the process (the nsenter
+// parent's /proc/PID/cmdline is readable by every local user).
+// $1: number of carriers, $2: working directory, then the command and its arguments.
+const QString JailEntryScript = QStringLiteral(
+    "n=$1; dir=$2; shift 2; "
+    "while [ \"$n\" -gt 0 ]; do n=$((n - 1)); eval \"set -- \\\"\\$%1$n\\\" \\\"\\$@\\\"\"; done; "
+    "exec /usr/bin/env -i --chdir=\"$dir\" -- \"$@\"").arg(CarrierPrefix);
 
 // --- /proc reading ---
 
@@ -158,6 +173,32 @@ QString isolationName(Isolation isolation)
 {
     return isolation == Isolation::Bwrap ? QStringLiteral("bwrap") : QStringLiteral("none");
 }
+
+QString environmentNamesError(const QMap<QString, QString> &vars)
+{
+    for (auto it = vars.cbegin(); it != vars.cend(); ++it) {
+        const QString &name = it.key();
+        if (name.isEmpty() || name.contains(QLatin1Char('=')) || name.contains(QChar(0))) {
+            QString shown = name;
+            shown.replace(QChar(0), QStringLiteral("\\0"));
+            return QObject::tr("environment variable name \"%1\" is not allowed: a name must "
+                               "not be empty nor hold '=' or NUL")
+                .arg(shown);
+        }
+    }
+    return {};
+}
+
+namespace {
+
+QProcessEnvironment hostToolEnvironment()
+{
+    QProcessEnvironment env;
+    env.insert(QStringLiteral("PATH"), HostToolPath);
+    return env;
+}
+
+} // namespace
 
 // ---------------------------------------------------------------- SandboxProcess
 
@@ -361,10 +402,8 @@ void SandboxRuntime::startJail()
     connect(m_jail, &QObject::destroyed, [] { --liveProcesses; });
     m_jail->setProgram(bwrapPath());
     m_jail->setArguments(args);
-    QProcessEnvironment env;
-    env.insert(QStringLiteral("PATH"), DefaultPath);
-    env.insert(QStringLiteral("HOME"), QStringLiteral("/home/user"));
-    m_jail->setProcessEnvironment(env);
+    // The jail's own placeholder needs nothing of the backend's environment.
+    m_jail->setProcessEnvironment(hostToolEnvironment());
     m_jail->setProcessChannelMode(QProcess::SeparateChannels);
     m_jail->setStandardInputFile(QProcess::nullDevice());
     m_jail->setChildProcessModifier(detachChild);
@@ -481,27 +520,39 @@ SandboxProcess *SandboxRuntime::start(
     return process;
 }
 
+QStringList SandboxRuntime::jailedLaunchArguments(const sd::ProcessConfig &config,
+    const QString &cwd, QProcessEnvironment *hostEnvironment) const
+{
+    QStringList args { QStringLiteral("--target"), QString::number(m_jailInit),
+        QStringLiteral("--mount"), QStringLiteral("--pid"), QStringLiteral("--ipc"),
+        QStringLiteral("--root"), QStringLiteral("--wd") };
+    if (!m_config.allowInternetAccess)
+        args << QStringLiteral("--net");
+    if (::geteuid() != 0) {
+        // Without root, bwrap built a user namespace; join it too.
+        args << QStringLiteral("--user") << QStringLiteral("--preserve-credentials");
+    }
+    *hostEnvironment = hostToolEnvironment();
+    const QStringList vars = environmentFor(config).toStringList();
+    for (qsizetype i = 0; i < vars.size(); ++i)
+        hostEnvironment->insert(CarrierPrefix + QString::number(i), vars.at(i));
+    // The working directory is only reachable inside the jail: env changes to it there.
+    const QString absCwd
+        = cwd.startsWith(QLatin1Char('/')) ? cwd : QStringLiteral("/home/user/") + cwd;
+    args << QStringLiteral("--") << QStringLiteral("/bin/sh") << QStringLiteral("-c")
+         << JailEntryScript << QStringLiteral("sd-entry") << QString::number(vars.size())
+         << absCwd << config.cmd << config.args;
+    return args;
+}
+
 void SandboxRuntime::launch(SandboxProcess *process)
 {
     const sd::ProcessConfig &config = process->config();
     const QString cwd = config.cwd.isEmpty() ? QStringLiteral("/home/user") : config.cwd;
     if (m_isolation == Isolation::Bwrap) {
-        QStringList args { QStringLiteral("--target"), QString::number(m_jailInit),
-            QStringLiteral("--mount"), QStringLiteral("--pid"), QStringLiteral("--ipc"),
-            QStringLiteral("--root"), QStringLiteral("--wd") };
-        if (!m_config.allowInternetAccess)
-            args << QStringLiteral("--net");
-        if (::geteuid() != 0) {
-            // Without root, bwrap built a user namespace; join it too.
-            args << QStringLiteral("--user") << QStringLiteral("--preserve-credentials");
-        }
-        // The working directory is only reachable inside the jail: env changes to it there.
-        const QString absCwd
-            = cwd.startsWith(QLatin1Char('/')) ? cwd : QStringLiteral("/home/user/") + cwd;
-        args << QStringLiteral("--") << QStringLiteral("/usr/bin/env")
-             << QStringLiteral("--chdir=") + absCwd << QStringLiteral("--") << config.cmd
-             << config.args;
-        process->launch(nsenterPath(), args, environmentFor(config), m_fs.home());
+        QProcessEnvironment hostEnvironment;
+        const QStringList args = jailedLaunchArguments(config, cwd, &hostEnvironment);
+        process->launch(nsenterPath(), args, hostEnvironment, m_fs.home());
     } else {
         const QString dir = m_fs.hostPath(cwd);
         process->launch(config.cmd, config.args, environmentFor(config), dir);
@@ -723,6 +774,7 @@ bool ProcessRunner::probeBwrap(QString *error)
         return false;
     }
     QProcess probe;
+    probe.setProcessEnvironment(hostToolEnvironment());
     probe.start(bwrapPath(),
         { QStringLiteral("--ro-bind"), QStringLiteral("/usr"), QStringLiteral("/usr"),
             QStringLiteral("--symlink"), QStringLiteral("usr/bin"), QStringLiteral("/bin"),
