@@ -30,10 +30,22 @@ const QString JailGatewayDir = QStringLiteral("/opt/sandbox-desk/bin");
 const QString SandboxMarker = QStringLiteral("SANDBOX_DESK_SANDBOX");
 const QString DefaultPath
     = QStringLiteral("/usr/local/sbin:/usr/local/bin:/usr/sbin:/usr/bin:/sbin:/bin");
-// Host /etc entries a sandbox must not see.
+// Host /etc entries a sandbox must not see (passwd and group are the jail's own).
 const QStringList HiddenEtc { QStringLiteral("shadow"), QStringLiteral("shadow-"),
     QStringLiteral("gshadow"), QStringLiteral("gshadow-"), QStringLiteral("sudoers"),
-    QStringLiteral("sudoers.d"), QStringLiteral("ssh"), QStringLiteral("mcp-gateway") };
+    QStringLiteral("sudoers.d"), QStringLiteral("ssh"), QStringLiteral("mcp-gateway"),
+    QStringLiteral("passwd"), QStringLiteral("group") };
+// Who a jailed process is: E2B's sandbox user. Even a backend run by root starts its
+// processes as this user in a user namespace of their own, with every capability
+// dropped, so a read-only bind of the host's /usr cannot be made writable again.
+const QString JailUid = QStringLiteral("1000");
+const QByteArray JailPasswd = "root:x:0:0:root:/root:/bin/sh\n"
+                              "user:x:1000:1000:user:/home/user:/bin/bash\n"
+                              "nobody:x:65534:65534:nobody:/nonexistent:/usr/sbin/nologin\n";
+const QByteArray JailGroup = "root:x:0:\nuser:x:1000:\nnogroup:x:65534:\n";
+// bwrap options for a user namespace without capabilities (the jail and the probe).
+const QStringList UnprivilegedJail { QStringLiteral("--unshare-user"), QStringLiteral("--uid"),
+    JailUid, QStringLiteral("--gid"), JailUid, QStringLiteral("--cap-drop"), QStringLiteral("ALL") };
 constexpr int MetricsIntervalMs = 5000;
 // The only variables a program on the host side of a jail (bwrap, nsenter) gets: the
 // host's dynamic loader acts on LD_PRELOAD, LD_AUDIT and the like before the
@@ -379,6 +391,15 @@ void SandboxRuntime::startJail()
         const QString path = QStringLiteral("/etc/") + entry;
         args << QStringLiteral("--ro-bind-try") << path << path;
     }
+    for (const auto &[name, content] : { std::pair { QStringLiteral("passwd"), JailPasswd },
+             std::pair { QStringLiteral("group"), JailGroup } }) {
+        const QString path = m_fs.root() + QStringLiteral("/etc/") + name;
+        QFile file(path);
+        if (file.open(QIODevice::WriteOnly | QIODevice::Truncate))
+            file.write(content);
+        args << QStringLiteral("--ro-bind") << path << QStringLiteral("/etc/") + name;
+    }
+    args << UnprivilegedJail;
     args << QStringLiteral("--bind") << m_fs.gatewayDir() << QStringLiteral("/etc/mcp-gateway")
          << QStringLiteral("--bind") << m_fs.home() << QStringLiteral("/home/user")
          << QStringLiteral("--bind") << m_fs.tmp() << QStringLiteral("/tmp");
@@ -528,10 +549,10 @@ QStringList SandboxRuntime::jailedLaunchArguments(const sd::ProcessConfig &confi
         QStringLiteral("--root"), QStringLiteral("--wd") };
     if (!m_config.allowInternetAccess)
         args << QStringLiteral("--net");
-    if (::geteuid() != 0) {
-        // Without root, bwrap built a user namespace; join it too.
-        args << QStringLiteral("--user") << QStringLiteral("--preserve-credentials");
-    }
+    // The jail's user namespace maps the sandbox user to the backend's own uid; joining
+    // it with the backend's credentials makes the process that user there, and a
+    // process that is not root in its user namespace keeps no capability across exec.
+    args << QStringLiteral("--user") << QStringLiteral("--preserve-credentials");
     *hostEnvironment = hostToolEnvironment();
     const QStringList vars = environmentFor(config).toStringList();
     for (qsizetype i = 0; i < vars.size(); ++i)
@@ -776,13 +797,14 @@ bool ProcessRunner::probeBwrap(QString *error)
     QProcess probe;
     probe.setProcessEnvironment(hostToolEnvironment());
     probe.start(bwrapPath(),
-        { QStringLiteral("--ro-bind"), QStringLiteral("/usr"), QStringLiteral("/usr"),
+        QStringList { QStringLiteral("--ro-bind"), QStringLiteral("/usr"), QStringLiteral("/usr"),
             QStringLiteral("--symlink"), QStringLiteral("usr/bin"), QStringLiteral("/bin"),
             QStringLiteral("--symlink"), QStringLiteral("usr/lib"), QStringLiteral("/lib"),
             QStringLiteral("--symlink"), QStringLiteral("usr/lib64"), QStringLiteral("/lib64"),
             QStringLiteral("--proc"), QStringLiteral("/proc"), QStringLiteral("--dev"),
-            QStringLiteral("/dev"), QStringLiteral("--unshare-pid"),
-            QStringLiteral("--die-with-parent"), QStringLiteral("/bin/true") });
+            QStringLiteral("/dev"), QStringLiteral("--unshare-pid") }
+            + UnprivilegedJail
+            + QStringList { QStringLiteral("--die-with-parent"), QStringLiteral("/bin/true") });
     if (!probe.waitForFinished(10000) || probe.exitStatus() != QProcess::NormalExit
         || probe.exitCode() != 0) {
         *error = tr("bwrap cannot build a jail here: %1")

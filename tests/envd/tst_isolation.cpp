@@ -11,6 +11,8 @@
 #include <QTemporaryDir>
 #include <QUuid>
 
+#include <unistd.h>
+
 using namespace sd;
 using namespace sd::test;
 
@@ -299,6 +301,34 @@ private Q_SLOTS:
                 { QStringLiteral("envVars"), QJsonObject { { name, QStringLiteral("x") } } } });
         QCOMPARE(created.status, 400);
         QVERIFY2(created.body.contains("variable name"), created.body.constData());
+    }
+
+    // Root on the host is not root in the jail: no capability is left, so a read-only
+    // mount cannot be made writable again and the host's /usr stays untouched.
+    void rootKeepsNoCapabilitiesInTheJail()
+    {
+        if (::geteuid() != 0)
+            QSKIP("only a backend run by root starts with capabilities to drop");
+        LocalBackend backend({ QStringLiteral("--isolation"), QStringLiteral("bwrap") });
+        QVERIFY2(backend.start(), qPrintable(backend.errorString()));
+        const TestSandbox sandbox = createSandbox(&m_nam, &backend);
+        QVERIFY(sandbox.isValid());
+        const QString escape = QStringLiteral("/usr/sd-escape-")
+            + QUuid::createUuid().toString(QUuid::WithoutBraces);
+        auto cleanup = qScopeGuard([&] { QFile::remove(escape); });
+
+        auto remount = run(&backend, sandbox,
+            QStringLiteral("mount -o remount,rw /usr && touch '%1'").arg(escape));
+        QVERIFY2(!remount->hasError(), qPrintable(remount->error().message()));
+        QVERIFY(remount->exitCode() != 0);
+        QVERIFY2(!QFileInfo::exists(escape), "a jailed process wrote to the host's /usr");
+
+        auto caps = run(&backend, sandbox,
+            QStringLiteral("grep -E '^Cap(Eff|Prm|Amb):' /proc/self/status; id -un; id -gn"));
+        QVERIFY2(!caps->hasError(), qPrintable(caps->error().message()));
+        QCOMPARE(caps->stdoutData(),
+            QByteArray("CapPrm:\t0000000000000000\nCapEff:\t0000000000000000\n"
+                       "CapAmb:\t0000000000000000\nuser\nuser\n"));
     }
 
     void jailedProcessesDieWithTheSandbox()
