@@ -391,11 +391,12 @@ private Q_SLOTS:
         auto job = std::make_unique<StartProcessJob>(
             &m_nam, badToken, StartProcessJob::shellCommand(QStringLiteral("true")));
         QVERIFY(runJob(job.get()));
-        QCOMPARE(job->error().rpcCode(), QStringLiteral("unauthenticated"));
+        // A wrong token is answered as an unknown sandbox: neither says the other exists.
+        QCOMPARE(job->error().rpcCode(), QStringLiteral("not_found"));
 
         ListProcessesJob list(&m_nam, badToken);
         QVERIFY(runJob(&list));
-        QCOMPARE(list.error().rpcCode(), QStringLiteral("unauthenticated"));
+        QCOMPARE(list.error().rpcCode(), QStringLiteral("not_found"));
 
         EnvdTarget badUser = targetFor(m_backend.get(), sandbox);
         badUser.user = QStringLiteral("mallory");
