@@ -86,13 +86,14 @@ LocalServer::~LocalServer() = default;
 
 bool LocalServer::listenOn(const QHostAddress &address, quint16 port, QString *error)
 {
-    auto *server = new QTcpServer(this);
+    auto *server = new ConnectionGuard(m_options.limits, this);
     if (!server->listen(address, port)) {
         *error = server->errorString();
         delete server;
         return false;
     }
     bind(server);
+    m_guard = server;
     m_listenAddress = address;
     return true;
 }
@@ -162,6 +163,8 @@ bool LocalServer::sandboxTarget(const HttpRequest &request, int *port, QString *
 bool LocalServer::handleRequest(const QHttpServerRequest &qtRequest, QTcpSocket *socket)
 {
     const HttpRequest request = HttpRequest::fromQt(qtRequest);
+    if (m_guard)
+        m_guard->requestTaken(socket);
 
     if (const QString refusal = addressRefusal(request); !refusal.isEmpty()) {
         respond(socket, request, HttpResponse::error(403, refusal));

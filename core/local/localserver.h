@@ -1,5 +1,6 @@
 #pragma once
 
+#include "local/connectionguard.h"
 #include "local/controlplane.h"
 #include "local/faultinjector.h"
 #include "local/httpmessage.h"
@@ -55,6 +56,7 @@ public:
         QString isolation; ///< resolved: "bwrap" or "none" (reported by /health)
         QString stateDir; ///< where the data plane keeps sandbox files
         QString version; ///< reported by /health
+        ConnectionLimits limits; ///< enforced before a request is parsed or buffered
     };
 
     explicit LocalServer(Options options, QObject *parent = nullptr);
@@ -106,6 +108,7 @@ private:
 
     Options m_options;
     QHostAddress m_listenAddress;
+    QPointer<ConnectionGuard> m_guard;
     SandboxRegistry m_registry;
     ControlPlane m_controlPlane;
     Router m_router;

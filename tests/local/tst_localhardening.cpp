@@ -8,8 +8,11 @@
 
 #include <QTcpSocket>
 #include <QTest>
+#include <QtEndian>
 
+#include <algorithm>
 #include <memory>
+#include <vector>
 
 using namespace sd::test;
 
@@ -39,7 +42,13 @@ class TestLocalHardening : public QObject
     Q_OBJECT
 
 private:
+    static constexpr int LimitedBody = 65536;
+    static constexpr int LimitedConnections = 8;
     std::unique_ptr<LocalBackend> m_backend;
+    // Small limits, so a test can cross them (the idle timeout stays long).
+    std::unique_ptr<LocalBackend> m_limited;
+    // A short idle timeout.
+    std::unique_ptr<LocalBackend> m_idle;
 
     QByteArray request(const QByteArray &method, const QByteArray &path,
         const QList<QByteArray> &headers, const QByteArray &body = {}) const
@@ -54,12 +63,17 @@ private:
     }
 
     QByteArray port() const { return QByteArray::number(m_backend->port()); }
+    static QByteArray hostOf(LocalBackend *backend)
+    {
+        return "Host: 127.0.0.1:" + QByteArray::number(backend->port());
+    }
     QByteArray apiKeyHeader() const { return "X-API-Key: " + m_backend->apiKey().toUtf8(); }
 
     // Creates a sandbox; its ID and envd access token.
-    QPair<QByteArray, QByteArray> createSandbox() const
+    QPair<QByteArray, QByteArray> createSandbox(LocalBackend *backend = nullptr) const
     {
-        HttpClient client(m_backend->url(), m_backend->apiKey());
+        backend = backend ? backend : m_backend.get();
+        HttpClient client(backend->url(), backend->apiKey());
         const QJsonObject sandbox = client.create();
         return { sandbox.value(QStringLiteral("sandboxID")).toString().toLatin1(),
             sandbox.value(QStringLiteral("envdAccessToken")).toString().toLatin1() };
@@ -70,9 +84,21 @@ private Q_SLOTS:
     {
         m_backend = std::make_unique<LocalBackend>();
         QVERIFY2(m_backend->start(), qPrintable(m_backend->errorString()));
+        m_limited = std::make_unique<LocalBackend>(
+            QStringList { QStringLiteral("--max-body-bytes"), QString::number(LimitedBody),
+                QStringLiteral("--max-connections"), QString::number(LimitedConnections) });
+        QVERIFY2(m_limited->start(), qPrintable(m_limited->errorString()));
+        m_idle = std::make_unique<LocalBackend>(
+            QStringList { QStringLiteral("--idle-timeout-ms"), QStringLiteral("1000") });
+        QVERIFY2(m_idle->start(), qPrintable(m_idle->errorString()));
     }
 
-    void cleanupTestCase() { m_backend.reset(); }
+    void cleanupTestCase()
+    {
+        m_idle.reset();
+        m_limited.reset();
+        m_backend.reset();
+    }
 
     void hostAndOrigin_data()
     {
@@ -176,6 +202,97 @@ private Q_SLOTS:
         QCOMPARE(bodyOf(badToken).replace(id, "ID"), bodyOf(unknown).replace("nosuchsandbox0000000", "ID"));
         QCOMPARE(bodyOf(noToken).replace(id, "ID"), bodyOf(unknown).replace("nosuchsandbox0000000", "ID"));
         QVERIFY(envdCall(id, token).startsWith("HTTP/1.1 200"));
+    }
+
+    // Limits hold before Qt buffers a request: an oversized header block is refused
+    // with 431, a body announced too large with 413 before any of it is sent.
+    void headerTooLarge()
+    {
+        const QByteArray response = exchange(m_backend->port(),
+            request("GET", "/health", { hostOf(m_backend.get()), "X-Pad: " + QByteArray(70000, 'a') }));
+        QVERIFY2(response.startsWith("HTTP/1.1 431"), statusLine(response).constData());
+    }
+
+    void bodyRefusedBeforeItIsSent()
+    {
+        const QByteArray head = "POST /v2/sandboxes HTTP/1.1\r\n" + hostOf(m_limited.get()) + "\r\n"
+            + "X-API-Key: " + m_limited->apiKey().toUtf8()
+            + "\r\nContent-Type: application/json\r\nContent-Length: 50000000\r\n\r\n";
+        const RawExchange answer = rawExchange(m_limited->port(), head);
+        QVERIFY2(answer.received.startsWith("HTTP/1.1 413"), answer.received.constData());
+        QVERIFY(answer.closedByServer);
+    }
+
+    void chunkedBodyTooLarge()
+    {
+        QByteArray out = "POST /v2/sandboxes HTTP/1.1\r\n" + hostOf(m_limited.get()) + "\r\n"
+            + "X-API-Key: " + m_limited->apiKey().toUtf8()
+            + "\r\nContent-Type: application/json\r\nTransfer-Encoding: chunked\r\n\r\n";
+        const QByteArray chunk(16384, ' ');
+        for (int i = 0; i < 2 * LimitedBody / chunk.size(); ++i)
+            out += QByteArray::number(chunk.size(), 16) + "\r\n" + chunk + "\r\n";
+        out += "0\r\n\r\n";
+        const RawExchange answer = rawExchange(m_limited->port(), out);
+        QVERIFY2(answer.received.startsWith("HTTP/1.1 413"), answer.received.left(80).constData());
+        // A body within the limit is still served.
+        HttpClient client(m_limited->url(), m_limited->apiKey());
+        QVERIFY(!client.create().isEmpty());
+    }
+
+    // More idle connections than allowed: the server closes the longest idle ones and
+    // a real request is still answered.
+    void idleFloodDoesNotBlockARequest()
+    {
+        std::vector<std::unique_ptr<QTcpSocket>> flood;
+        for (int i = 0; i < 3 * LimitedConnections; ++i) {
+            auto socket = std::make_unique<QTcpSocket>();
+            socket->connectToHost(QStringLiteral("127.0.0.1"), m_limited->port());
+            QVERIFY(socket->waitForConnected(10000));
+            flood.push_back(std::move(socket));
+        }
+        const QByteArray response = exchange(m_limited->port(),
+            request("GET", "/health", { hostOf(m_limited.get()) }));
+        QVERIFY2(response.startsWith("HTTP/1.1 200"), response.constData());
+        const auto closed = [&flood] {
+            return std::count_if(flood.cbegin(), flood.cend(), [](const auto &socket) {
+                return socket->state() == QAbstractSocket::UnconnectedState;
+            });
+        };
+        QTRY_VERIFY_WITH_TIMEOUT(closed() >= qsizetype(flood.size()) - LimitedConnections + 1, 20000);
+    }
+
+    // A connection that sends nothing, or nothing after its last answer, is closed.
+    void idleConnectionsAreClosed()
+    {
+        QTcpSocket silent;
+        silent.connectToHost(QStringLiteral("127.0.0.1"), m_idle->port());
+        QVERIFY(silent.waitForConnected(10000));
+        QTcpSocket keptAlive;
+        keptAlive.connectToHost(QStringLiteral("127.0.0.1"), m_idle->port());
+        QVERIFY(keptAlive.waitForConnected(10000));
+        keptAlive.write("GET /health HTTP/1.1\r\n" + hostOf(m_idle.get()) + "\r\n\r\n");
+        QTRY_VERIFY_WITH_TIMEOUT(keptAlive.peek(12) == "HTTP/1.1 200", 20000);
+        QTRY_COMPARE_WITH_TIMEOUT(silent.state(), QAbstractSocket::UnconnectedState, 20000);
+        QTRY_COMPARE_WITH_TIMEOUT(keptAlive.state(), QAbstractSocket::UnconnectedState, 20000);
+    }
+
+    // A stream that has nothing to say for longer than the idle timeout is not idle.
+    void quietStreamsAreNotIdle()
+    {
+        const auto [id, token] = createSandbox(m_idle.get());
+        QVERIFY(!id.isEmpty());
+        const QByteArray json = R"({"process":{"cmd":"/bin/sh","args":["-c","sleep 3; echo done"]}})";
+        QByteArray envelope(5, '\0');
+        qToBigEndian<quint32>(quint32(json.size()), envelope.data() + 1);
+        envelope += json;
+        QByteArray out = "POST /process.Process/Start HTTP/1.1\r\n" + hostOf(m_idle.get())
+            + "\r\nConnection: close\r\nE2b-Sandbox-Port: 49983\r\nE2b-Sandbox-Id: " + id
+            + "\r\nX-Access-Token: " + token
+            + "\r\nContent-Type: application/connect+json\r\nContent-Length: "
+            + QByteArray::number(envelope.size()) + "\r\n\r\n" + envelope;
+        const RawExchange answer = rawExchange(m_idle->port(), out, 60000);
+        QVERIFY2(answer.received.startsWith("HTTP/1.1 200"), answer.received.constData());
+        QVERIFY2(answer.received.contains("exit status 0"), answer.received.constData());
     }
 };
 
