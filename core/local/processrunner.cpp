@@ -228,18 +228,10 @@ SandboxProcess::~SandboxProcess() { --liveProcesses; }
 
 QString SandboxProcess::safeCommand() const
 {
-    // Arguments can hold secrets (a gateway config carries API keys): name the
-    // program, and for `bash -c SCRIPT` the script's first word.
-    QString name = QFileInfo(m_config.cmd).fileName();
-    const int c = int(m_config.args.indexOf(QStringLiteral("-c")));
-    if (c >= 0 && c + 1 < m_config.args.size()) {
-        const QString script = m_config.args.at(c + 1).trimmed();
-        const QString first = script.section(QLatin1Char(' '), 0, 0);
-        name += QStringLiteral(" -c \"%1%2\"")
-                    .arg(first,
-                        script.contains(QLatin1Char(' ')) ? QStringLiteral(" …") : QString());
-    }
-    return name;
+    // Only the program's name: arguments and variables hold secrets (`bash -c
+    // "TOKEN=... cmd"`, a gateway config with API keys), and a script's first word
+    // may be one of them.
+    return QFileInfo(m_config.cmd).fileName();
 }
 
 void SandboxProcess::launch(const QString &program, const QStringList &arguments,

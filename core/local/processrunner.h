@@ -59,7 +59,7 @@ public:
     int exitCode() const { return m_exitCode; }
     bool exited() const { return m_exited; }
     QString status() const { return m_status; }
-    /// The command for logs, without arguments that could hold secrets.
+    /// The program's name for logs, without arguments or variables (they hold secrets).
     QString safeCommand() const;
 
     bool writeStdin(const QByteArray &data);
