@@ -175,6 +175,15 @@ void detachChild()
     ::prctl(PR_SET_PDEATHSIG, SIGKILL);
 }
 
+// The same for a process entering a jail, which also can never gain privileges
+// (setuid or file-capability binaries), as bwrap's own children cannot. Joining
+// namespaces (nsenter) is not a gain and still works.
+void detachJailedChild()
+{
+    detachChild();
+    ::prctl(PR_SET_NO_NEW_PRIVS, 1, 0, 0, 0);
+}
+
 QString nsenterPath() { return QStandardPaths::findExecutable(QStringLiteral("nsenter")); }
 
 QString bwrapPath() { return QStandardPaths::findExecutable(QStringLiteral("bwrap")); }
@@ -235,7 +244,7 @@ QString SandboxProcess::safeCommand() const
 }
 
 void SandboxProcess::launch(const QString &program, const QStringList &arguments,
-    const QProcessEnvironment &env, const QString &workingDir)
+    const QProcessEnvironment &env, const QString &workingDir, bool jailed)
 {
     m_process = new QProcess(this);
     m_process->setProgram(program);
@@ -245,7 +254,7 @@ void SandboxProcess::launch(const QString &program, const QStringList &arguments
     m_process->setProcessChannelMode(QProcess::SeparateChannels);
     if (!m_stdinOpen)
         m_process->setStandardInputFile(QProcess::nullDevice());
-    m_process->setChildProcessModifier(detachChild);
+    m_process->setChildProcessModifier(jailed ? detachJailedChild : detachChild);
     connect(m_process, &QProcess::started, this, [this] {
         m_pid = quint32(m_process->processId());
         Q_EMIT started(m_pid);
@@ -565,10 +574,10 @@ void SandboxRuntime::launch(SandboxProcess *process)
     if (m_isolation == Isolation::Bwrap) {
         QProcessEnvironment hostEnvironment;
         const QStringList args = jailedLaunchArguments(config, cwd, &hostEnvironment);
-        process->launch(nsenterPath(), args, hostEnvironment, m_fs.home());
+        process->launch(nsenterPath(), args, hostEnvironment, m_fs.home(), true);
     } else {
         const QString dir = m_fs.hostPath(cwd);
-        process->launch(config.cmd, config.args, environmentFor(config), dir);
+        process->launch(config.cmd, config.args, environmentFor(config), dir, false);
     }
 }
 

@@ -81,7 +81,7 @@ private:
     friend class SandboxRuntime;
     SandboxProcess(sd::ProcessConfig config, QString tag, bool stdinOpen, QObject *parent);
     void launch(const QString &program, const QStringList &arguments,
-        const QProcessEnvironment &env, const QString &workingDir);
+        const QProcessEnvironment &env, const QString &workingDir, bool jailed);
     void fail(const QString &reason);
     void onFinished(int exitCode, QProcess::ExitStatus status);
 

@@ -324,11 +324,13 @@ private Q_SLOTS:
         QVERIFY2(!QFileInfo::exists(escape), "a jailed process wrote to the host's /usr");
 
         auto caps = run(&backend, sandbox,
-            QStringLiteral("grep -E '^Cap(Eff|Prm|Amb):' /proc/self/status; id -un; id -gn"));
+            QStringLiteral(
+                "grep -E '^(Cap(Eff|Prm|Amb)|NoNewPrivs):' /proc/self/status; id -un; id -gn"));
         QVERIFY2(!caps->hasError(), qPrintable(caps->error().message()));
+        // No new privileges either: no setuid or file-capability binary can give any back.
         QCOMPARE(caps->stdoutData(),
             QByteArray("CapPrm:\t0000000000000000\nCapEff:\t0000000000000000\n"
-                       "CapAmb:\t0000000000000000\nuser\nuser\n"));
+                       "CapAmb:\t0000000000000000\nNoNewPrivs:\t1\nuser\nuser\n"));
     }
 
     void jailedProcessesDieWithTheSandbox()
