@@ -60,6 +60,7 @@ void ConnectionGuard::requestTaken(QTcpSocket *socket)
     if (it == m_connections.end())
         return;
     it->head.clear();
+    it->headStarted = -1;
     it->headComplete = false;
     it->bodyBytes = 0;
     it->lastActivity = m_clock.elapsed();
@@ -109,6 +110,8 @@ void ConnectionGuard::onReadyRead(QTcpSocket *socket)
     const QByteArray fresh = socket->peek(socket->bytesAvailable());
     qint64 bodyFresh = fresh.size();
     if (!c.headComplete) {
+        if (c.headStarted < 0 && !fresh.isEmpty())
+            c.headStarted = c.lastActivity;
         const qsizetype searchFrom = qMax<qsizetype>(0, c.head.size() - 3);
         c.head += fresh;
         const qsizetype end = c.head.indexOf("\r\n\r\n", searchFrom);
@@ -180,7 +183,12 @@ void ConnectionGuard::closeIdle()
     const qint64 now = m_clock.elapsed();
     QList<QTcpSocket *> idle;
     for (const Connection &c : std::as_const(m_connections)) {
-        if (c.socket && !isStreaming(c.socket) && now - c.lastActivity >= m_limits.idleTimeoutMs)
+        if (!c.socket || isStreaming(c.socket))
+            continue;
+        // Headers dripped a byte at a time keep a connection active without a request.
+        const bool headTooSlow = !c.headComplete && c.headStarted >= 0
+            && now - c.headStarted >= m_limits.idleTimeoutMs;
+        if (headTooSlow || now - c.lastActivity >= m_limits.idleTimeoutMs)
             idle.append(c.socket);
     }
     for (QTcpSocket *socket : idle) {

@@ -16,7 +16,8 @@ struct ConnectionLimits
     qint64 maxHeaderBytes = 64 * 1024; ///< request line and headers; 431 above
     qint64 maxBodyBytes = 256 * 1024 * 1024; ///< 413 above (files are uploaded whole)
     int maxConnections = 256; ///< the longest idle connection makes room for a new one
-    int idleTimeoutMs = 60 * 1000; ///< no byte in or out for this long: closed
+    /// No byte in or out for this long, or a header block not complete after it: closed.
+    int idleTimeoutMs = 60 * 1000;
 };
 
 /// The listening socket of LocalServer, enforcing ConnectionLimits.
@@ -56,6 +57,7 @@ private:
     {
         QPointer<QTcpSocket> socket;
         qint64 lastActivity = 0;
+        qint64 headStarted = -1; ///< when the header block's first byte came; -1: none yet
         QByteArray head; ///< the header block so far
         bool headComplete = false;
         qint64 bodyBytes = 0; ///< body bytes seen (with chunk framing)

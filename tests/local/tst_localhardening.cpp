@@ -8,6 +8,7 @@
 
 #include <QTcpSocket>
 #include <QTest>
+#include <QTimer>
 #include <QtEndian>
 
 #include <algorithm>
@@ -274,6 +275,22 @@ private Q_SLOTS:
         QTRY_VERIFY_WITH_TIMEOUT(keptAlive.peek(12) == "HTTP/1.1 200", 20000);
         QTRY_COMPARE_WITH_TIMEOUT(silent.state(), QAbstractSocket::UnconnectedState, 20000);
         QTRY_COMPARE_WITH_TIMEOUT(keptAlive.state(), QAbstractSocket::UnconnectedState, 20000);
+    }
+
+    // Headers sent a byte at a time keep a connection active but never make a
+    // request: the whole header block must arrive within the idle timeout.
+    void slowHeadersAreCut()
+    {
+        QTcpSocket slow;
+        slow.connectToHost(QStringLiteral("127.0.0.1"), m_idle->port());
+        QVERIFY(slow.waitForConnected(10000));
+        slow.write("GET /health HTTP/1.1\r\n" + hostOf(m_idle.get()) + "\r\nX-Slow: ");
+        QTimer drip;
+        drip.setInterval(100);
+        connect(&drip, &QTimer::timeout, &slow, [&slow] { slow.write("a"); });
+        drip.start();
+        QTRY_COMPARE_WITH_TIMEOUT(slow.state(), QAbstractSocket::UnconnectedState, 20000);
+        QVERIFY(slow.readAll().isEmpty());
     }
 
     // A stream that has nothing to say for longer than the idle timeout is not idle.
