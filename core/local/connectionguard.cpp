@@ -18,7 +18,8 @@ qint64 announcedLength(const QByteArray &head)
 {
     for (const QByteArray &line : head.split('\n')) {
         const qsizetype colon = line.indexOf(':');
-        if (colon > 0 && line.left(colon).trimmed().compare("content-length", Qt::CaseInsensitive) == 0) {
+        if (colon > 0
+            && line.left(colon).trimmed().compare("content-length", Qt::CaseInsensitive) == 0) {
             bool ok = false;
             const qint64 length = line.mid(colon + 1).trimmed().toLongLong(&ok);
             // Unparsable or negative: Qt's parser refuses it; count it as too long here.
@@ -135,7 +136,8 @@ void ConnectionGuard::onReadyRead(QTcpSocket *socket)
     c.bodyBytes += bodyFresh;
     // Chunk framing (and the start of a pipelined request) come on top of the body.
     if (c.bodyBytes > m_limits.maxBodyBytes + m_limits.maxHeaderBytes)
-        refuse(socket, 413, tr("the request body is larger than %1 bytes").arg(m_limits.maxBodyBytes));
+        refuse(
+            socket, 413, tr("the request body is larger than %1 bytes").arg(m_limits.maxBodyBytes));
 }
 
 void ConnectionGuard::refuse(QTcpSocket *socket, int status, const QString &message)

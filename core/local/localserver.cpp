@@ -127,8 +127,8 @@ QString LocalServer::addressRefusal(const HttpRequest &request) const
     // Browsers send Origin on cross-site requests; only this server's own pages (none
     // today) may call it.
     const QUrl origin(QString::fromLatin1(request.header("origin").trimmed()));
-    const bool web = origin.scheme() == QLatin1String("http")
-        || origin.scheme() == QLatin1String("https");
+    const bool web
+        = origin.scheme() == QLatin1String("http") || origin.scheme() == QLatin1String("https");
     const int originPort = origin.port(origin.scheme() == QLatin1String("https") ? 443 : 80);
     if (!web || !origin.path().isEmpty() || !isOwnHost(origin.host(), originPort))
         return QStringLiteral("requests from web pages of other origins are refused");

@@ -45,7 +45,8 @@ const QByteArray JailPasswd = "root:x:0:0:root:/root:/bin/sh\n"
 const QByteArray JailGroup = "root:x:0:\nuser:x:1000:\nnogroup:x:65534:\n";
 // bwrap options for a user namespace without capabilities (the jail and the probe).
 const QStringList UnprivilegedJail { QStringLiteral("--unshare-user"), QStringLiteral("--uid"),
-    JailUid, QStringLiteral("--gid"), JailUid, QStringLiteral("--cap-drop"), QStringLiteral("ALL") };
+    JailUid, QStringLiteral("--gid"), JailUid, QStringLiteral("--cap-drop"),
+    QStringLiteral("ALL") };
 constexpr int MetricsIntervalMs = 5000;
 // The only variables a program on the host side of a jail (bwrap, nsenter) gets: the
 // host's dynamic loader acts on LD_PRELOAD, LD_AUDIT and the like before the
@@ -58,10 +59,14 @@ const QString CarrierPrefix = QStringLiteral("SD_ENV_");
 // never sit on a command line that lives as long as the process (the nsenter
 // parent's /proc/PID/cmdline is readable by every local user).
 // $1: number of carriers, $2: working directory, then the command and its arguments.
-const QString JailEntryScript = QStringLiteral(
-    "n=$1; dir=$2; shift 2; "
-    "while [ \"$n\" -gt 0 ]; do n=$((n - 1)); eval \"set -- \\\"\\$%1$n\\\" \\\"\\$@\\\"\"; done; "
-    "exec /usr/bin/env -i --chdir=\"$dir\" -- \"$@\"").arg(CarrierPrefix);
+QString jailEntryScript()
+{
+    return QStringLiteral("n=$1; dir=$2; shift 2; "
+                          "while [ \"$n\" -gt 0 ]; do n=$((n - 1)); "
+                          "eval \"set -- \\\"\\$%1$n\\\" \\\"\\$@\\\"\"; done; "
+                          "exec /usr/bin/env -i --chdir=\"$dir\" -- \"$@\"")
+        .arg(CarrierPrefix);
+}
 
 // --- /proc reading ---
 
@@ -542,8 +547,8 @@ SandboxProcess *SandboxRuntime::start(
     return process;
 }
 
-QStringList SandboxRuntime::jailedLaunchArguments(const sd::ProcessConfig &config,
-    const QString &cwd, QProcessEnvironment *hostEnvironment) const
+QStringList SandboxRuntime::jailedLaunchArguments(
+    const sd::ProcessConfig &config, const QString &cwd, QProcessEnvironment *hostEnvironment) const
 {
     QStringList args { QStringLiteral("--target"), QString::number(m_jailInit),
         QStringLiteral("--mount"), QStringLiteral("--pid"), QStringLiteral("--ipc"),
@@ -562,7 +567,7 @@ QStringList SandboxRuntime::jailedLaunchArguments(const sd::ProcessConfig &confi
     const QString absCwd
         = cwd.startsWith(QLatin1Char('/')) ? cwd : QStringLiteral("/home/user/") + cwd;
     args << QStringLiteral("--") << QStringLiteral("/bin/sh") << QStringLiteral("-c")
-         << JailEntryScript << QStringLiteral("sd-entry") << QString::number(vars.size())
+         << jailEntryScript() << QStringLiteral("sd-entry") << QString::number(vars.size())
          << absCwd << config.cmd << config.args;
     return args;
 }

@@ -533,7 +533,8 @@ private Q_SLOTS:
     void commandLinesNeverLogged()
     {
         const TestSandbox sandbox = newSandbox();
-        const QByteArray secret = "s3cr3t-" + QByteArray::number(QDateTime::currentMSecsSinceEpoch());
+        const QByteArray secret
+            = "s3cr3t-" + QByteArray::number(QDateTime::currentMSecsSinceEpoch());
         auto job = run(sandbox, QStringLiteral("TOKEN=%1 true").arg(QString::fromLatin1(secret)));
         QVERIFY2(!job->hasError(), qPrintable(job->error().message()));
         QCOMPARE(job->exitCode(), 0);
@@ -546,7 +547,8 @@ private Q_SLOTS:
         const HttpResult logs = apiCall(
             &m_nam, m_backend.get(), "GET", QStringLiteral("/sandboxes/%1/logs").arg(sandbox.id));
         QCOMPARE(logs.status, 200);
-        QVERIFY2(logs.body.contains("Process started: bash") && logs.body.contains("Process started: echo"),
+        QVERIFY2(logs.body.contains("Process started: bash")
+                && logs.body.contains("Process started: echo"),
             logs.body.constData());
         QVERIFY2(!logs.body.contains(secret), logs.body.constData());
         QVERIFY2(!logs.body.contains("TOKEN"), logs.body.constData());

@@ -51,7 +51,6 @@ int hostProcessesOfSandbox(const QString &sandboxId)
     return count;
 }
 
-
 // Builds a shared object whose constructor appends to `marker`: loaded by any
 // process (as a preload, an audit module or, named libselinux.so.1 and filtering
 // the real one, through LD_LIBRARY_PATH), it leaves a trace on the host.
@@ -127,7 +126,8 @@ private:
         const auto sleepers = [&] {
             int count = 0;
             for (const ProcessInfo &p : listProcesses(&m_nam, targetFor(backend, sandbox))) {
-                if (p.config.cmd == QLatin1String("sleep") && p.config.args == QStringList { seconds })
+                if (p.config.cmd == QLatin1String("sleep")
+                    && p.config.args == QStringList { seconds })
                     ++count;
             }
             return count;
@@ -215,10 +215,10 @@ private Q_SLOTS:
         QTest::addColumn<QString>("name");
         QTest::addColumn<QString>("file");
         QTest::addColumn<bool>("atCreate");
-        QTest::newRow("LD_PRELOAD in envs") << QStringLiteral("LD_PRELOAD")
-                                            << QStringLiteral("marker.so") << false;
-        QTest::newRow("LD_AUDIT in envs") << QStringLiteral("LD_AUDIT")
-                                          << QStringLiteral("marker.so") << false;
+        QTest::newRow("LD_PRELOAD in envs")
+            << QStringLiteral("LD_PRELOAD") << QStringLiteral("marker.so") << false;
+        QTest::newRow("LD_AUDIT in envs")
+            << QStringLiteral("LD_AUDIT") << QStringLiteral("marker.so") << false;
         QTest::newRow("LD_LIBRARY_PATH in envs")
             << QStringLiteral("LD_LIBRARY_PATH") << QString() << false;
         QTest::newRow("LD_PRELOAD in the sandbox's envVars")
@@ -242,7 +242,8 @@ private Q_SLOTS:
         // The library sits in a sandbox's home, where sandbox code can put files.
         const TestSandbox holder = createSandbox(&m_nam, &backend);
         QVERIFY(holder.isValid());
-        const QString home = backend.stateDir() + QStringLiteral("/sandboxes/%1/home/user").arg(holder.id);
+        const QString home
+            = backend.stateDir() + QStringLiteral("/sandboxes/%1/home/user").arg(holder.id);
         QVERIFY(buildMarkerLibrary(home, marker));
         const QMap<QString, QString> vars { { QStringLiteral("FOO"), QStringLiteral("bar") },
             { name, file.isEmpty() ? home : home + QLatin1Char('/') + file } };
@@ -296,9 +297,10 @@ private Q_SLOTS:
             qPrintable(job->error().serverMessage()));
         QVERIFY(!job->stdoutData().contains("ran"));
 
-        const HttpResult created = apiCall(&m_nam, &backend, "POST", QStringLiteral("/v2/sandboxes"),
-            QJsonObject { { QStringLiteral("templateID"), QStringLiteral("base") },
-                { QStringLiteral("envVars"), QJsonObject { { name, QStringLiteral("x") } } } });
+        const HttpResult created
+            = apiCall(&m_nam, &backend, "POST", QStringLiteral("/v2/sandboxes"),
+                QJsonObject { { QStringLiteral("templateID"), QStringLiteral("base") },
+                    { QStringLiteral("envVars"), QJsonObject { { name, QStringLiteral("x") } } } });
         QCOMPARE(created.status, 400);
         QVERIFY2(created.body.contains("variable name"), created.body.constData());
     }

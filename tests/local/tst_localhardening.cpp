@@ -106,28 +106,28 @@ private Q_SLOTS:
         QTest::addColumn<QByteArray>("host");
         QTest::addColumn<QByteArray>("origin");
         QTest::addColumn<bool>("allowed");
-        QTest::newRow("127.0.0.1 with port") << QByteArray("127.0.0.1:{port}") << QByteArray()
-                                             << true;
-        QTest::newRow("localhost with port") << QByteArray("localhost:{port}") << QByteArray()
-                                             << true;
-        QTest::newRow("localhost, other case") << QByteArray("LocalHost:{port}") << QByteArray()
-                                               << true;
-        QTest::newRow("own origin") << QByteArray("127.0.0.1:{port}")
-                                    << QByteArray("http://127.0.0.1:{port}") << true;
-        QTest::newRow("localhost origin") << QByteArray("localhost:{port}")
-                                          << QByteArray("http://localhost:{port}") << true;
-        QTest::newRow("rebound DNS name") << QByteArray("attacker.example:{port}")
-                                          << QByteArray() << false;
-        QTest::newRow("name ending in localhost") << QByteArray("evil-localhost:{port}")
-                                                  << QByteArray() << false;
+        QTest::newRow("127.0.0.1 with port")
+            << QByteArray("127.0.0.1:{port}") << QByteArray() << true;
+        QTest::newRow("localhost with port")
+            << QByteArray("localhost:{port}") << QByteArray() << true;
+        QTest::newRow("localhost, other case")
+            << QByteArray("LocalHost:{port}") << QByteArray() << true;
+        QTest::newRow("own origin")
+            << QByteArray("127.0.0.1:{port}") << QByteArray("http://127.0.0.1:{port}") << true;
+        QTest::newRow("localhost origin")
+            << QByteArray("localhost:{port}") << QByteArray("http://localhost:{port}") << true;
+        QTest::newRow("rebound DNS name")
+            << QByteArray("attacker.example:{port}") << QByteArray() << false;
+        QTest::newRow("name ending in localhost")
+            << QByteArray("evil-localhost:{port}") << QByteArray() << false;
         QTest::newRow("other port") << QByteArray("127.0.0.1:1") << QByteArray() << false;
         QTest::newRow("no Host") << QByteArray() << QByteArray() << false;
-        QTest::newRow("foreign origin") << QByteArray("127.0.0.1:{port}")
-                                        << QByteArray("http://attacker.example") << false;
-        QTest::newRow("origin null") << QByteArray("127.0.0.1:{port}") << QByteArray("null")
-                                     << false;
-        QTest::newRow("origin on another port") << QByteArray("127.0.0.1:{port}")
-                                                << QByteArray("http://127.0.0.1:1") << false;
+        QTest::newRow("foreign origin")
+            << QByteArray("127.0.0.1:{port}") << QByteArray("http://attacker.example") << false;
+        QTest::newRow("origin null")
+            << QByteArray("127.0.0.1:{port}") << QByteArray("null") << false;
+        QTest::newRow("origin on another port")
+            << QByteArray("127.0.0.1:{port}") << QByteArray("http://127.0.0.1:1") << false;
     }
 
     // A page from another site that got its name to resolve to 127.0.0.1 (DNS
@@ -159,8 +159,8 @@ private Q_SLOTS:
         QTest::addColumn<QByteArray>("host");
         QTest::addColumn<bool>("allowed");
         QTest::newRow("49983-<id>.localhost") << QByteArray("49983-{id}.localhost:{port}") << true;
-        QTest::newRow("49983-<id>.localhost, no port") << QByteArray("49983-{id}.localhost")
-                                                       << true;
+        QTest::newRow("49983-<id>.localhost, no port")
+            << QByteArray("49983-{id}.localhost") << true;
         QTest::newRow("49983-<id>.attacker.example")
             << QByteArray("49983-{id}.attacker.example:{port}") << false;
     }
@@ -178,8 +178,8 @@ private Q_SLOTS:
             request("POST", "/process.Process/List",
                 { "Host: " + host, "X-Access-Token: " + token, "Content-Type: application/json" },
                 "{}"));
-        QVERIFY2(response.startsWith(allowed ? "HTTP/1.1 200" : "HTTP/1.1 403"),
-            response.constData());
+        QVERIFY2(
+            response.startsWith(allowed ? "HTTP/1.1 200" : "HTTP/1.1 403"), response.constData());
     }
 
     // Whether a sandbox exists is not told to whoever does not hold its token.
@@ -192,7 +192,8 @@ private Q_SLOTS:
                 "E2b-Sandbox-Id: " + sandboxId, "Content-Type: application/json" };
             if (!accessToken.isEmpty())
                 headers << "X-Access-Token: " + accessToken;
-            return exchange(m_backend->port(), request("POST", "/process.Process/List", headers, "{}"));
+            return exchange(
+                m_backend->port(), request("POST", "/process.Process/List", headers, "{}"));
         };
         const QByteArray unknown = envdCall("nosuchsandbox0000000", token);
         const QByteArray badToken = envdCall(id, "not-the-token");
@@ -200,8 +201,10 @@ private Q_SLOTS:
         QCOMPARE(statusLine(badToken), statusLine(unknown));
         QCOMPARE(statusLine(noToken), statusLine(unknown));
         // The body names the sandbox asked for, and nothing else differs.
-        QCOMPARE(bodyOf(badToken).replace(id, "ID"), bodyOf(unknown).replace("nosuchsandbox0000000", "ID"));
-        QCOMPARE(bodyOf(noToken).replace(id, "ID"), bodyOf(unknown).replace("nosuchsandbox0000000", "ID"));
+        QCOMPARE(bodyOf(badToken).replace(id, "ID"),
+            bodyOf(unknown).replace("nosuchsandbox0000000", "ID"));
+        QCOMPARE(bodyOf(noToken).replace(id, "ID"),
+            bodyOf(unknown).replace("nosuchsandbox0000000", "ID"));
         QVERIFY(envdCall(id, token).startsWith("HTTP/1.1 200"));
     }
 
@@ -210,7 +213,8 @@ private Q_SLOTS:
     void headerTooLarge()
     {
         const QByteArray response = exchange(m_backend->port(),
-            request("GET", "/health", { hostOf(m_backend.get()), "X-Pad: " + QByteArray(70000, 'a') }));
+            request(
+                "GET", "/health", { hostOf(m_backend.get()), "X-Pad: " + QByteArray(70000, 'a') }));
         QVERIFY2(response.startsWith("HTTP/1.1 431"), statusLine(response).constData());
     }
 
@@ -251,15 +255,16 @@ private Q_SLOTS:
             QVERIFY(socket->waitForConnected(10000));
             flood.push_back(std::move(socket));
         }
-        const QByteArray response = exchange(m_limited->port(),
-            request("GET", "/health", { hostOf(m_limited.get()) }));
+        const QByteArray response
+            = exchange(m_limited->port(), request("GET", "/health", { hostOf(m_limited.get()) }));
         QVERIFY2(response.startsWith("HTTP/1.1 200"), response.constData());
         const auto closed = [&flood] {
             return std::count_if(flood.cbegin(), flood.cend(), [](const auto &socket) {
                 return socket->state() == QAbstractSocket::UnconnectedState;
             });
         };
-        QTRY_VERIFY_WITH_TIMEOUT(closed() >= qsizetype(flood.size()) - LimitedConnections + 1, 20000);
+        QTRY_VERIFY_WITH_TIMEOUT(
+            closed() >= qsizetype(flood.size()) - LimitedConnections + 1, 20000);
     }
 
     // A connection that sends nothing, or nothing after its last answer, is closed.
@@ -298,7 +303,8 @@ private Q_SLOTS:
     {
         const auto [id, token] = createSandbox(m_idle.get());
         QVERIFY(!id.isEmpty());
-        const QByteArray json = R"({"process":{"cmd":"/bin/sh","args":["-c","sleep 3; echo done"]}})";
+        const QByteArray json
+            = R"({"process":{"cmd":"/bin/sh","args":["-c","sleep 3; echo done"]}})";
         QByteArray envelope(5, '\0');
         qToBigEndian<quint32>(quint32(json.size()), envelope.data() + 1);
         envelope += json;
