@@ -80,8 +80,12 @@ int main(int argc, char **argv)
     const QCommandLineOption idleTimeoutOption(QStringLiteral("idle-timeout-ms"),
         QStringLiteral("Close a connection with no request or response activity after this."),
         QStringLiteral("MS"), QString::number(defaults.idleTimeoutMs));
+    const QCommandLineOption allowHostOption(QStringLiteral("allow-host"),
+        QStringLiteral("A DNS name clients call this server by, besides localhost (repeatable); "
+                       "requests naming any other host are refused."),
+        QStringLiteral("NAME"));
     parser.addOptions({ portOption, listenOption, apiKeyOption, stateDirOption, faultOption,
-        isolationOption, maxBodyOption, maxConnectionsOption, idleTimeoutOption });
+        isolationOption, maxBodyOption, maxConnectionsOption, idleTimeoutOption, allowHostOption });
     parser.process(app);
 
     bool portOk = false;
@@ -141,6 +145,7 @@ int main(int argc, char **argv)
         return 1;
     }
     options.faultInjection = parser.isSet(faultOption);
+    options.allowedHosts = parser.values(allowHostOption);
     bool limitsOk = false;
     options.limits.maxBodyBytes = parser.value(maxBodyOption).toLongLong(&limitsOk);
     if (!limitsOk || options.limits.maxBodyBytes < 1) {

@@ -102,9 +102,13 @@ bool LocalServer::isOwnHost(const QString &host, int port) const
 {
     if (port != -1 && port != this->port())
         return false;
-    static const QRegularExpression sandboxHost(QStringLiteral("^\\d+-[a-z0-9]+\\.localhost$"));
-    const QString name = host.toLower();
-    if (name == QLatin1String("localhost") || sandboxHost.match(name).hasMatch())
+    // A sandbox host `<port>-<id>.<domain>` is as good as its domain.
+    static const QRegularExpression sandboxHost(QStringLiteral("^\\d+-[a-z0-9]+\\.(.+)$"));
+    QString name = host.toLower();
+    if (const QRegularExpressionMatch match = sandboxHost.match(name); match.hasMatch())
+        name = match.captured(1);
+    if (name == QLatin1String("localhost")
+        || m_options.allowedHosts.contains(name, Qt::CaseInsensitive))
         return true;
     // An IP literal cannot be rebound: a page can only name it by reaching it.
     QHostAddress address;

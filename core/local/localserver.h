@@ -57,6 +57,8 @@ public:
         QString stateDir; ///< where the data plane keeps sandbox files
         QString version; ///< reported by /health
         ConnectionLimits limits; ///< enforced before a request is parsed or buffered
+        /// DNS names clients may call this server by, besides localhost (see isOwnHost()).
+        QStringList allowedHosts;
     };
 
     explicit LocalServer(Options options, QObject *parent = nullptr);
@@ -85,9 +87,10 @@ public:
     static bool sandboxTarget(const HttpRequest &request, int *port, QString *sandboxId);
 
     /// Whether a client that names this server `host` (with `port`, -1 when none was
-    /// given) reached it on purpose: localhost, a loopback or the listening address,
-    /// or a sandbox host `<port>-<id>.localhost`. A web page whose own DNS name was
-    /// made to resolve to 127.0.0.1 (DNS rebinding) names its own host instead.
+    /// given) reached it on purpose: localhost, a name of Options::allowedHosts, a
+    /// loopback or the listening address, or a sandbox host `<port>-<id>.` under one
+    /// of those names. A web page whose own DNS name was made to resolve to 127.0.0.1
+    /// (DNS rebinding) names its own host instead.
     bool isOwnHost(const QString &host, int port) const;
 
 protected:

@@ -50,6 +50,8 @@ private:
     std::unique_ptr<LocalBackend> m_limited;
     // A short idle timeout.
     std::unique_ptr<LocalBackend> m_idle;
+    // Served under a DNS name of its own (started by the test that needs it).
+    std::unique_ptr<LocalBackend> m_named;
 
     QByteArray request(const QByteArray &method, const QByteArray &path,
         const QList<QByteArray> &headers, const QByteArray &body = {}) const
@@ -96,6 +98,7 @@ private Q_SLOTS:
 
     void cleanupTestCase()
     {
+        m_named.reset();
         m_idle.reset();
         m_limited.reset();
         m_backend.reset();
@@ -152,6 +155,37 @@ private Q_SLOTS:
                 QVERIFY2(!bodyOf(response).contains("version"), response.constData());
             }
         }
+    }
+
+    void allowedHostNames_data()
+    {
+        QTest::addColumn<QByteArray>("host");
+        QTest::addColumn<bool>("allowed");
+        QTest::newRow("the allowed name") << QByteArray("desk.example.test:{port}") << true;
+        QTest::newRow("a sandbox host under it")
+            << QByteArray("49983-abc123.desk.example.test:{port}") << true;
+        QTest::newRow("localhost still") << QByteArray("localhost:{port}") << true;
+        QTest::newRow("a name under it") << QByteArray("x.desk.example.test:{port}") << false;
+        QTest::newRow("another name") << QByteArray("attacker.example:{port}") << false;
+    }
+
+    // Served under a DNS name of its own (--listen with --api-key), the backend is
+    // told that name; nothing else is let in.
+    void allowedHostNames()
+    {
+        QFETCH(QByteArray, host);
+        QFETCH(bool, allowed);
+        if (!m_named) {
+            m_named = std::make_unique<LocalBackend>(QStringList {
+                QStringLiteral("--allow-host"), QStringLiteral("Desk.Example.Test") });
+            QVERIFY2(m_named->start(), qPrintable(m_named->errorString()));
+        }
+        host.replace("{port}", QByteArray::number(m_named->port()));
+        const QByteArray response
+            = exchange(m_named->port(), request("GET", "/health", { "Host: " + host }));
+        // A sandbox host goes to envd, which has no /health: any answer but 403.
+        QVERIFY(response.startsWith("HTTP/1.1 "));
+        QVERIFY2(response.startsWith("HTTP/1.1 403") != allowed, statusLine(response).constData());
     }
 
     void envdHostShapes_data()
