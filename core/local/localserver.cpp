@@ -112,7 +112,7 @@ bool LocalServer::isOwnHost(const QString &host, int port) const
         return true;
     // An IP literal cannot be rebound: a page can only name it by reaching it.
     QHostAddress address;
-    if (!address.setAddress(name))
+    if (!address.setAddress(host))
         return false;
     return address.isLoopback() || address.isEqual(m_listenAddress)
         || m_listenAddress == QHostAddress::Any || m_listenAddress == QHostAddress::AnyIPv4

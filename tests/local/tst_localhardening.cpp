@@ -197,6 +197,7 @@ private Q_SLOTS:
             << QByteArray("49983-{id}.localhost") << true;
         QTest::newRow("49983-<id>.attacker.example")
             << QByteArray("49983-{id}.attacker.example:{port}") << false;
+        QTest::newRow("49983-<id>.127.0.0.1") << QByteArray("49983-{id}.127.0.0.1:{port}") << false;
     }
 
     // The official SDK addresses envd as `49983-<id>.<domain>` when no sandbox URL is
