@@ -103,8 +103,8 @@ void ConnectionGuard::onReadyRead(QTcpSocket *socket)
         return;
     Connection &c = *it;
     c.lastActivity = m_clock.elapsed();
-    if (c.refused) {
-        socket->readAll(); // drained until the client closes
+    if (c.refusedAt >= 0) {
+        socket->readAll(); // drained until the client closes (or the idle timeout)
         return;
     }
     // Qt reads inside a transaction and has not seen these bytes yet: peek them.
@@ -145,7 +145,7 @@ void ConnectionGuard::refuse(QTcpSocket *socket, int status, const QString &mess
     auto it = m_connections.find(socket);
     if (it == m_connections.end())
         return;
-    it->refused = true;
+    it->refusedAt = m_clock.elapsed();
     qCInfo(lcLocal).noquote() << "request refused before it was read:" << status << message;
     // Qt must not parse what follows; this guard drains it from now on.
     disconnect(socket, &QTcpSocket::readyRead, nullptr, nullptr);
@@ -190,7 +190,9 @@ void ConnectionGuard::closeIdle()
         // Headers dripped a byte at a time keep a connection active without a request.
         const bool headTooSlow = !c.headComplete && c.headStarted >= 0
             && now - c.headStarted >= m_limits.idleTimeoutMs;
-        if (headTooSlow || now - c.lastActivity >= m_limits.idleTimeoutMs)
+        // A refused client gets the timeout to read its answer, however much it sends.
+        const bool refusedLongAgo = c.refusedAt >= 0 && now - c.refusedAt >= m_limits.idleTimeoutMs;
+        if (headTooSlow || refusedLongAgo || now - c.lastActivity >= m_limits.idleTimeoutMs)
             idle.append(c.socket);
     }
     for (QTcpSocket *socket : idle) {

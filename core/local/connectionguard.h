@@ -61,7 +61,7 @@ private:
         QByteArray head; ///< the header block so far
         bool headComplete = false;
         qint64 bodyBytes = 0; ///< body bytes seen (with chunk framing)
-        bool refused = false;
+        qint64 refusedAt = -1; ///< when it was refused; -1: it was not
     };
 
     void onReadyRead(QTcpSocket *socket);

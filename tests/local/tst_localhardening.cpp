@@ -15,6 +15,12 @@
 #include <memory>
 #include <vector>
 
+#include <arpa/inet.h>
+#include <cerrno>
+#include <netinet/in.h>
+#include <sys/socket.h>
+#include <unistd.h>
+
 using namespace sd::test;
 
 namespace {
@@ -48,7 +54,7 @@ private:
     std::unique_ptr<LocalBackend> m_backend;
     // Small limits, so a test can cross them (the idle timeout stays long).
     std::unique_ptr<LocalBackend> m_limited;
-    // A short idle timeout.
+    // A short idle timeout (and small bodies).
     std::unique_ptr<LocalBackend> m_idle;
     // Served under a DNS name of its own (started by the test that needs it).
     std::unique_ptr<LocalBackend> m_named;
@@ -92,7 +98,8 @@ private Q_SLOTS:
                 QStringLiteral("--max-connections"), QString::number(LimitedConnections) });
         QVERIFY2(m_limited->start(), qPrintable(m_limited->errorString()));
         m_idle = std::make_unique<LocalBackend>(
-            QStringList { QStringLiteral("--idle-timeout-ms"), QStringLiteral("1000") });
+            QStringList { QStringLiteral("--idle-timeout-ms"), QStringLiteral("1000"),
+                QStringLiteral("--max-body-bytes"), QString::number(LimitedBody) });
         QVERIFY2(m_idle->start(), qPrintable(m_idle->errorString()));
     }
 
@@ -331,6 +338,39 @@ private Q_SLOTS:
         drip.start();
         QTRY_COMPARE_WITH_TIMEOUT(slow.state(), QAbstractSocket::UnconnectedState, 20000);
         QVERIFY(slow.readAll().isEmpty());
+    }
+
+    // After a refusal the server reads on only to let the client see the answer; a
+    // client that keeps sending is cut off all the same. (A plain socket: QTcpSocket
+    // would close itself when the server shuts its sending side.)
+    void refusedClientsThatKeepSendingAreCut()
+    {
+        const int fd = ::socket(AF_INET, SOCK_STREAM, 0);
+        QVERIFY(fd >= 0);
+        auto closeFd = qScopeGuard([fd] { ::close(fd); });
+        sockaddr_in address {};
+        address.sin_family = AF_INET;
+        address.sin_port = htons(m_idle->port());
+        address.sin_addr.s_addr = htonl(INADDR_LOOPBACK);
+        QVERIFY(::connect(fd, reinterpret_cast<sockaddr *>(&address), sizeof(address)) == 0);
+        // Refused while the body comes (chunked: no length to refuse it by up front).
+        QByteArray head = "POST /v2/sandboxes HTTP/1.1\r\n" + hostOf(m_idle.get())
+            + "\r\nTransfer-Encoding: chunked\r\n\r\n";
+        const QByteArray chunk(16384, ' ');
+        for (int i = 0; i < 4 * LimitedBody / chunk.size(); ++i)
+            head += QByteArray::number(chunk.size(), 16) + "\r\n" + chunk + "\r\n";
+        QCOMPARE(
+            ::send(fd, head.constData(), size_t(head.size()), MSG_NOSIGNAL), ssize_t(head.size()));
+        char answer[12];
+        QCOMPARE(::recv(fd, answer, sizeof(answer), MSG_WAITALL), ssize_t(sizeof(answer)));
+        QCOMPARE(QByteArray(answer, sizeof(answer)), QByteArray("HTTP/1.1 413"));
+        const QByteArray more(1024, 'x');
+        const auto sendFails = [&] {
+            return ::send(fd, more.constData(), size_t(more.size()), MSG_NOSIGNAL | MSG_DONTWAIT)
+                < 0
+                && errno != EAGAIN;
+        };
+        QTRY_VERIFY_WITH_TIMEOUT(sendFails(), 20000);
     }
 
     // A stream that has nothing to say for longer than the idle timeout is not idle.
