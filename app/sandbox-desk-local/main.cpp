@@ -70,8 +70,22 @@ int main(int argc, char **argv)
     const QCommandLineOption isolationOption(QStringLiteral("isolation"),
         QStringLiteral("Process isolation: auto, bwrap or none."), QStringLiteral("MODE"),
         QStringLiteral("auto"));
-    parser.addOptions(
-        { portOption, listenOption, apiKeyOption, stateDirOption, faultOption, isolationOption });
+    const sd::local::ConnectionLimits defaults;
+    const QCommandLineOption maxBodyOption(QStringLiteral("max-body-bytes"),
+        QStringLiteral("Largest request body accepted (413 above)."), QStringLiteral("N"),
+        QString::number(defaults.maxBodyBytes));
+    const QCommandLineOption maxConnectionsOption(QStringLiteral("max-connections"),
+        QStringLiteral("Open connections at most; the longest idle one makes room."),
+        QStringLiteral("N"), QString::number(defaults.maxConnections));
+    const QCommandLineOption idleTimeoutOption(QStringLiteral("idle-timeout-ms"),
+        QStringLiteral("Close a connection with no request or response activity after this."),
+        QStringLiteral("MS"), QString::number(defaults.idleTimeoutMs));
+    const QCommandLineOption allowHostOption(QStringLiteral("allow-host"),
+        QStringLiteral("A DNS name clients call this server by, besides localhost (repeatable); "
+                       "requests naming any other host are refused."),
+        QStringLiteral("NAME"));
+    parser.addOptions({ portOption, listenOption, apiKeyOption, stateDirOption, faultOption,
+        isolationOption, maxBodyOption, maxConnectionsOption, idleTimeoutOption, allowHostOption });
     parser.process(app);
 
     bool portOk = false;
@@ -131,6 +145,23 @@ int main(int argc, char **argv)
         return 1;
     }
     options.faultInjection = parser.isSet(faultOption);
+    options.allowedHosts = parser.values(allowHostOption);
+    bool limitsOk = false;
+    options.limits.maxBodyBytes = parser.value(maxBodyOption).toLongLong(&limitsOk);
+    if (!limitsOk || options.limits.maxBodyBytes < 1) {
+        fail(QStringLiteral("--max-body-bytes must be a positive number"));
+        return 1;
+    }
+    options.limits.maxConnections = parser.value(maxConnectionsOption).toInt(&limitsOk);
+    if (!limitsOk || options.limits.maxConnections < 1) {
+        fail(QStringLiteral("--max-connections must be a positive number"));
+        return 1;
+    }
+    options.limits.idleTimeoutMs = parser.value(idleTimeoutOption).toInt(&limitsOk);
+    if (!limitsOk || options.limits.idleTimeoutMs < 1) {
+        fail(QStringLiteral("--idle-timeout-ms must be a positive number"));
+        return 1;
+    }
     QString isolationError;
     options.isolation = resolveIsolation(isolation, &isolationError);
     if (options.isolation.isEmpty()) {

@@ -1,5 +1,7 @@
 #include "local/controlplane.h"
 
+#include "local/processrunner.h"
+
 #include <QJsonArray>
 #include <QJsonDocument>
 #include <QRandomGenerator>
@@ -267,6 +269,8 @@ HttpResponse ControlPlane::createSandbox(const HttpRequest &request)
     if (!parseStringMap(body, QStringLiteral("metadata"), &params.metadata, &error)
         || !parseStringMap(body, QStringLiteral("envVars"), &params.envVars, &error))
         return error;
+    if (const QString envError = environmentNamesError(params.envVars); !envError.isEmpty())
+        return HttpResponse::error(400, QStringLiteral("envVars: %1").arg(envError));
     const QJsonValue internet = body.value(QStringLiteral("allow_internet_access"));
     if (!internet.isUndefined() && !internet.isNull()) {
         if (!internet.isBool())

@@ -414,16 +414,16 @@ void EnvdService::handleEnvdRequest(
 
     const SandboxRecord *record = m_server->registry()->find(sandboxId);
     SandboxRuntime *rt = runtime(sandboxId);
-    if (!record) {
+    // An unknown sandbox and a missing or wrong token get one answer, and the token is
+    // compared either way: who lacks a sandbox's token learns nothing about which
+    // sandboxes exist.
+    const QByteArray expected = record ? record->envdAccessToken.toUtf8()
+                                       : QByteArrayLiteral("(no sandbox: nothing matches)");
+    const bool tokenMatches = constantTimeEquals(request.header("x-access-token"), expected);
+    if (!record || !tokenMatches) {
         replyError(socket, request, stream, QStringLiteral("not_found"),
-            QStringLiteral("sandbox \"%1\" not found").arg(sandboxId));
-        return;
-    }
-    if (!constantTimeEquals(request.header("x-access-token"), record->envdAccessToken.toUtf8())) {
-        replyError(socket, request, stream, QStringLiteral("unauthenticated"),
-            request.hasHeader("x-access-token")
-                ? QStringLiteral("invalid access token for this sandbox")
-                : QStringLiteral("missing X-Access-Token"));
+            QStringLiteral("sandbox \"%1\" not found, or X-Access-Token is not its token")
+                .arg(sandboxId));
         return;
     }
     const QByteArray authorization = request.header("authorization");
@@ -522,6 +522,10 @@ void EnvdService::startStream(QTcpSocket *socket, const HttpRequest &request,
             return;
         }
         const sd::ProcessConfig config = sd::ProcessConfig::fromJson(p);
+        if (const QString error = environmentNamesError(config.envs); !error.isEmpty()) {
+            replyError(socket, request, true, QStringLiteral("invalid_argument"), error);
+            return;
+        }
         // Absent stdin means true, for older SDKs (process.proto).
         const bool stdinOpen = body.value(QStringLiteral("stdin")).toBool(true);
         process = runtime->start(config, body.value(QStringLiteral("tag")).toString(), stdinOpen);

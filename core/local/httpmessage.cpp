@@ -146,6 +146,10 @@ QByteArray reasonPhrase(int status)
         return "Conflict";
     case 410:
         return "Gone";
+    case 413:
+        return "Payload Too Large";
+    case 431:
+        return "Request Header Fields Too Large";
     case 429:
         return "Too Many Requests";
     case 500:
@@ -163,10 +167,8 @@ QByteArray reasonPhrase(int status)
     }
 }
 
-void writeResponse(QTcpSocket *socket, const HttpResponse &response, bool keepAlive)
+QByteArray serializeResponse(const HttpResponse &response, bool keepAlive)
 {
-    if (!socket || socket->state() != QAbstractSocket::ConnectedState)
-        return;
     QByteArray out = "HTTP/1.1 " + QByteArray::number(response.status) + ' '
         + reasonPhrase(response.status) + "\r\n";
     for (const auto &[name, value] : response.headers)
@@ -178,7 +180,14 @@ void writeResponse(QTcpSocket *socket, const HttpResponse &response, bool keepAl
     out += "\r\n";
     if (response.status != 204 && response.status != 304)
         out += response.body;
-    socket->write(out);
+    return out;
+}
+
+void writeResponse(QTcpSocket *socket, const HttpResponse &response, bool keepAlive)
+{
+    if (!socket || socket->state() != QAbstractSocket::ConnectedState)
+        return;
+    socket->write(serializeResponse(response, keepAlive));
     if (!keepAlive)
         socket->disconnectFromHost(); // flushes what is queued, then closes
 }

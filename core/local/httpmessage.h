@@ -58,6 +58,8 @@ struct HttpResponse
 /// The standard reason phrase for an HTTP status ("Not Found").
 QByteArray reasonPhrase(int status);
 
+/// The status line, headers (Content-Length, Connection) and body of `response`.
+QByteArray serializeResponse(const HttpResponse &response, bool keepAlive);
 /// Serialises a complete HTTP/1.1 response onto a socket. With keepAlive false the
 /// response carries `Connection: close` and the socket is closed once it is flushed.
 void writeResponse(QTcpSocket *socket, const HttpResponse &response, bool keepAlive);

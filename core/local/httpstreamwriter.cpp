@@ -1,5 +1,7 @@
 #include "local/httpstreamwriter.h"
 
+#include "local/connectionguard.h"
+
 namespace sd::local {
 
 HttpStreamWriter::HttpStreamWriter(QTcpSocket *socket, QObject *parent)
@@ -15,8 +17,11 @@ HttpStreamWriter::HttpStreamWriter(QTcpSocket *socket, QObject *parent)
 
 HttpStreamWriter::~HttpStreamWriter()
 {
-    if (m_socket)
+    if (m_socket) {
         disconnect(m_socket, nullptr, this, nullptr);
+        if (m_started && !m_finished)
+            ConnectionGuard::markStreaming(m_socket, false);
+    }
 }
 
 bool HttpStreamWriter::isConnected() const
@@ -44,6 +49,8 @@ void HttpStreamWriter::begin(int status, const HttpHeaders &headers, bool keepAl
     out += keepAlive ? "Connection: keep-alive\r\n" : "Connection: close\r\n";
     out += "\r\n";
     m_socket->write(out);
+    // A stream may say nothing for a long time; the connection is not idle meanwhile.
+    ConnectionGuard::markStreaming(m_socket, true);
 }
 
 void HttpStreamWriter::writeChunk(const QByteArray &data)
@@ -58,6 +65,7 @@ void HttpStreamWriter::finish()
     if (!m_started || m_finished)
         return;
     m_finished = true;
+    ConnectionGuard::markStreaming(m_socket, false);
     if (isConnected()) {
         m_socket->write("0\r\n\r\n");
         if (!m_keepAlive)

@@ -10,6 +10,7 @@
 #include <QRegularExpression>
 #include <QTcpServer>
 #include <QTimer>
+#include <QUrl>
 
 namespace sd::local {
 
@@ -39,6 +40,31 @@ HttpResponse connectError(int status, const QString &code, const QString &messag
         QJsonObject { { QStringLiteral("code"), code }, { QStringLiteral("message"), message } });
 }
 
+// Splits a Host header value ("name", "name:port", "[v6]:port"); port -1 when absent.
+bool splitHostPort(const QByteArray &value, QString *host, int *port)
+{
+    QByteArray rest = value.trimmed().toLower();
+    *port = -1;
+    if (rest.startsWith('[')) {
+        const qsizetype close = rest.indexOf(']');
+        if (close < 0)
+            return false;
+        *host = QString::fromLatin1(rest.mid(1, close - 1));
+        rest = rest.mid(close + 1);
+    } else {
+        const qsizetype colon = rest.indexOf(':');
+        *host = QString::fromLatin1(colon < 0 ? rest : rest.left(colon));
+        rest = colon < 0 ? QByteArray() : rest.mid(colon);
+    }
+    if (host->isEmpty())
+        return false;
+    if (rest.isEmpty())
+        return true;
+    bool ok = false;
+    *port = rest.startsWith(':') ? rest.mid(1).toInt(&ok) : -1;
+    return ok && *port > 0 && *port < 65536;
+}
+
 HttpResponse injectedStatus(int status)
 {
     return HttpResponse::error(status, QStringLiteral("injected fault: status %1").arg(status));
@@ -60,14 +86,57 @@ LocalServer::~LocalServer() = default;
 
 bool LocalServer::listenOn(const QHostAddress &address, quint16 port, QString *error)
 {
-    auto *server = new QTcpServer(this);
+    auto *server = new ConnectionGuard(m_options.limits, this);
     if (!server->listen(address, port)) {
         *error = server->errorString();
         delete server;
         return false;
     }
     bind(server);
+    m_guard = server;
+    m_listenAddress = address;
     return true;
+}
+
+bool LocalServer::isOwnHost(const QString &host, int port) const
+{
+    if (port != -1 && port != this->port())
+        return false;
+    // A sandbox host `<port>-<id>.<domain>` is as good as its domain.
+    static const QRegularExpression sandboxHost(QStringLiteral("^\\d+-[a-z0-9]+\\.(.+)$"));
+    QString name = host.toLower();
+    if (const QRegularExpressionMatch match = sandboxHost.match(name); match.hasMatch())
+        name = match.captured(1);
+    if (name == QLatin1String("localhost")
+        || m_options.allowedHosts.contains(name, Qt::CaseInsensitive))
+        return true;
+    // An IP literal cannot be rebound: a page can only name it by reaching it.
+    QHostAddress address;
+    if (!address.setAddress(host))
+        return false;
+    return address.isLoopback() || address.isEqual(m_listenAddress)
+        || m_listenAddress == QHostAddress::Any || m_listenAddress == QHostAddress::AnyIPv4
+        || m_listenAddress == QHostAddress::AnyIPv6;
+}
+
+QString LocalServer::addressRefusal(const HttpRequest &request) const
+{
+    QString host;
+    int port = -1;
+    if (!splitHostPort(request.header("host"), &host, &port) || !isOwnHost(host, port))
+        return QStringLiteral("the Host header must name this server (localhost or its address "
+                              "with its port)");
+    if (!request.hasHeader("origin"))
+        return {};
+    // Browsers send Origin on cross-site requests; only this server's own pages (none
+    // today) may call it.
+    const QUrl origin(QString::fromLatin1(request.header("origin").trimmed()));
+    const bool web
+        = origin.scheme() == QLatin1String("http") || origin.scheme() == QLatin1String("https");
+    const int originPort = origin.port(origin.scheme() == QLatin1String("https") ? 443 : 80);
+    if (!web || !origin.path().isEmpty() || !isOwnHost(origin.host(), originPort))
+        return QStringLiteral("requests from web pages of other origins are refused");
+    return {};
 }
 
 quint16 LocalServer::port() const
@@ -98,6 +167,13 @@ bool LocalServer::sandboxTarget(const HttpRequest &request, int *port, QString *
 bool LocalServer::handleRequest(const QHttpServerRequest &qtRequest, QTcpSocket *socket)
 {
     const HttpRequest request = HttpRequest::fromQt(qtRequest);
+    if (m_guard)
+        m_guard->requestTaken(socket);
+
+    if (const QString refusal = addressRefusal(request); !refusal.isEmpty()) {
+        respond(socket, request, HttpResponse::error(403, refusal));
+        return true;
+    }
 
     int sandboxPort = 0;
     QString sandboxId;

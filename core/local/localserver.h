@@ -1,5 +1,6 @@
 #pragma once
 
+#include "local/connectionguard.h"
 #include "local/controlplane.h"
 #include "local/faultinjector.h"
 #include "local/httpmessage.h"
@@ -20,7 +21,9 @@ class EnvdHandler;
 ///
 /// Request flow (each request is copied into an HttpRequest first):
 /// \code
-///   request ─▶ sandbox port? ──yes──▶ front faults (status, drop) ─▶ EnvdHandler
+///   request ─▶ Host and Origin this server's own? ──no──▶ 403
+///      ▼
+///   sandbox port? ──yes──▶ front faults (status, drop) ─▶ EnvdHandler
 ///      │                                                            (501 when none)
 ///      no
 ///      ▼
@@ -53,6 +56,9 @@ public:
         QString isolation; ///< resolved: "bwrap" or "none" (reported by /health)
         QString stateDir; ///< where the data plane keeps sandbox files
         QString version; ///< reported by /health
+        ConnectionLimits limits; ///< enforced before a request is parsed or buffered
+        /// DNS names clients may call this server by, besides localhost (see isOwnHost()).
+        QStringList allowedHosts;
     };
 
     explicit LocalServer(Options options, QObject *parent = nullptr);
@@ -80,6 +86,13 @@ public:
     /// sandbox ID filled in.
     static bool sandboxTarget(const HttpRequest &request, int *port, QString *sandboxId);
 
+    /// Whether a client that names this server `host` (with `port`, -1 when none was
+    /// given) reached it on purpose: localhost, a name of Options::allowedHosts, a
+    /// loopback or the listening address, or a sandbox host `<port>-<id>.` under one
+    /// of those names. A web page whose own DNS name was made to resolve to 127.0.0.1
+    /// (DNS rebinding) names its own host instead.
+    bool isOwnHost(const QString &host, int port) const;
+
 protected:
     bool handleRequest(const QHttpServerRequest &request, QTcpSocket *socket) override;
     void missingHandler(const QHttpServerRequest &request, QTcpSocket *socket) override;
@@ -92,9 +105,13 @@ private:
     void respond(QTcpSocket *socket, const HttpRequest &request, const HttpResponse &response);
     void dropConnection(QTcpSocket *socket, const HttpRequest &request, const char *why);
     bool apiKeyMatches(const HttpRequest &request) const;
+    /// Empty when the Host and Origin headers name this server; else why not.
+    QString addressRefusal(const HttpRequest &request) const;
     void registerFaultRoutes();
 
     Options m_options;
+    QHostAddress m_listenAddress;
+    QPointer<ConnectionGuard> m_guard;
     SandboxRegistry m_registry;
     ControlPlane m_controlPlane;
     Router m_router;

@@ -30,11 +30,43 @@ const QString JailGatewayDir = QStringLiteral("/opt/sandbox-desk/bin");
 const QString SandboxMarker = QStringLiteral("SANDBOX_DESK_SANDBOX");
 const QString DefaultPath
     = QStringLiteral("/usr/local/sbin:/usr/local/bin:/usr/sbin:/usr/bin:/sbin:/bin");
-// Host /etc entries a sandbox must not see.
+// Host /etc entries a sandbox must not see (passwd and group are the jail's own).
 const QStringList HiddenEtc { QStringLiteral("shadow"), QStringLiteral("shadow-"),
     QStringLiteral("gshadow"), QStringLiteral("gshadow-"), QStringLiteral("sudoers"),
-    QStringLiteral("sudoers.d"), QStringLiteral("ssh"), QStringLiteral("mcp-gateway") };
+    QStringLiteral("sudoers.d"), QStringLiteral("ssh"), QStringLiteral("mcp-gateway"),
+    QStringLiteral("passwd"), QStringLiteral("group") };
+// Who a jailed process is: E2B's sandbox user. Even a backend run by root starts its
+// processes as this user in a user namespace of their own, with every capability
+// dropped, so a read-only bind of the host's /usr cannot be made writable again.
+const QString JailUid = QStringLiteral("1000");
+const QByteArray JailPasswd = "root:x:0:0:root:/root:/bin/sh\n"
+                              "user:x:1000:1000:user:/home/user:/bin/bash\n"
+                              "nobody:x:65534:65534:nobody:/nonexistent:/usr/sbin/nologin\n";
+const QByteArray JailGroup = "root:x:0:\nuser:x:1000:\nnogroup:x:65534:\n";
+// bwrap options for a user namespace without capabilities (the jail and the probe).
+const QStringList UnprivilegedJail { QStringLiteral("--unshare-user"), QStringLiteral("--uid"),
+    JailUid, QStringLiteral("--gid"), JailUid, QStringLiteral("--cap-drop"),
+    QStringLiteral("ALL") };
 constexpr int MetricsIntervalMs = 5000;
+// The only variables a program on the host side of a jail (bwrap, nsenter) gets: the
+// host's dynamic loader acts on LD_PRELOAD, LD_AUDIT and the like before the
+// program enters any namespace.
+const QString HostToolPath = QStringLiteral("/usr/bin:/bin");
+// Carries one "NAME=VALUE" of a jailed process through nsenter under a name no
+// loader or libc reads (SD_ENV_0, SD_ENV_1, ...).
+const QString CarrierPrefix = QStringLiteral("SD_ENV_");
+// Runs in the jail: turns the carriers back into `env -i` arguments, so the values
+// never sit on a command line that lives as long as the process (the nsenter
+// parent's /proc/PID/cmdline is readable by every local user).
+// $1: number of carriers, $2: working directory, then the command and its arguments.
+QString jailEntryScript()
+{
+    return QStringLiteral("n=$1; dir=$2; shift 2; "
+                          "while [ \"$n\" -gt 0 ]; do n=$((n - 1)); "
+                          "eval \"set -- \\\"\\$%1$n\\\" \\\"\\$@\\\"\"; done; "
+                          "exec /usr/bin/env -i --chdir=\"$dir\" -- \"$@\"")
+        .arg(CarrierPrefix);
+}
 
 // --- /proc reading ---
 
@@ -148,6 +180,15 @@ void detachChild()
     ::prctl(PR_SET_PDEATHSIG, SIGKILL);
 }
 
+// The same for a process entering a jail, which also can never gain privileges
+// (setuid or file-capability binaries), as bwrap's own children cannot. Joining
+// namespaces (nsenter) is not a gain and still works.
+void detachJailedChild()
+{
+    detachChild();
+    ::prctl(PR_SET_NO_NEW_PRIVS, 1, 0, 0, 0);
+}
+
 QString nsenterPath() { return QStandardPaths::findExecutable(QStringLiteral("nsenter")); }
 
 QString bwrapPath() { return QStandardPaths::findExecutable(QStringLiteral("bwrap")); }
@@ -158,6 +199,32 @@ QString isolationName(Isolation isolation)
 {
     return isolation == Isolation::Bwrap ? QStringLiteral("bwrap") : QStringLiteral("none");
 }
+
+QString environmentNamesError(const QMap<QString, QString> &vars)
+{
+    for (auto it = vars.cbegin(); it != vars.cend(); ++it) {
+        const QString &name = it.key();
+        if (name.isEmpty() || name.contains(QLatin1Char('=')) || name.contains(QChar(0))) {
+            QString shown = name;
+            shown.replace(QChar(0), QStringLiteral("\\0"));
+            return QObject::tr("environment variable name \"%1\" is not allowed: a name must "
+                               "not be empty nor hold '=' or NUL")
+                .arg(shown);
+        }
+    }
+    return {};
+}
+
+namespace {
+
+QProcessEnvironment hostToolEnvironment()
+{
+    QProcessEnvironment env;
+    env.insert(QStringLiteral("PATH"), HostToolPath);
+    return env;
+}
+
+} // namespace
 
 // ---------------------------------------------------------------- SandboxProcess
 
@@ -175,22 +242,14 @@ SandboxProcess::~SandboxProcess() { --liveProcesses; }
 
 QString SandboxProcess::safeCommand() const
 {
-    // Arguments can hold secrets (a gateway config carries API keys): name the
-    // program, and for `bash -c SCRIPT` the script's first word.
-    QString name = QFileInfo(m_config.cmd).fileName();
-    const int c = int(m_config.args.indexOf(QStringLiteral("-c")));
-    if (c >= 0 && c + 1 < m_config.args.size()) {
-        const QString script = m_config.args.at(c + 1).trimmed();
-        const QString first = script.section(QLatin1Char(' '), 0, 0);
-        name += QStringLiteral(" -c \"%1%2\"")
-                    .arg(first,
-                        script.contains(QLatin1Char(' ')) ? QStringLiteral(" …") : QString());
-    }
-    return name;
+    // Only the program's name: arguments and variables hold secrets (`bash -c
+    // "TOKEN=... cmd"`, a gateway config with API keys), and a script's first word
+    // may be one of them.
+    return QFileInfo(m_config.cmd).fileName();
 }
 
 void SandboxProcess::launch(const QString &program, const QStringList &arguments,
-    const QProcessEnvironment &env, const QString &workingDir)
+    const QProcessEnvironment &env, const QString &workingDir, bool jailed)
 {
     m_process = new QProcess(this);
     m_process->setProgram(program);
@@ -200,7 +259,7 @@ void SandboxProcess::launch(const QString &program, const QStringList &arguments
     m_process->setProcessChannelMode(QProcess::SeparateChannels);
     if (!m_stdinOpen)
         m_process->setStandardInputFile(QProcess::nullDevice());
-    m_process->setChildProcessModifier(detachChild);
+    m_process->setChildProcessModifier(jailed ? detachJailedChild : detachChild);
     connect(m_process, &QProcess::started, this, [this] {
         m_pid = quint32(m_process->processId());
         Q_EMIT started(m_pid);
@@ -338,6 +397,15 @@ void SandboxRuntime::startJail()
         const QString path = QStringLiteral("/etc/") + entry;
         args << QStringLiteral("--ro-bind-try") << path << path;
     }
+    for (const auto &[name, content] : { std::pair { QStringLiteral("passwd"), JailPasswd },
+             std::pair { QStringLiteral("group"), JailGroup } }) {
+        const QString path = m_fs.root() + QStringLiteral("/etc/") + name;
+        QFile file(path);
+        if (file.open(QIODevice::WriteOnly | QIODevice::Truncate))
+            file.write(content);
+        args << QStringLiteral("--ro-bind") << path << QStringLiteral("/etc/") + name;
+    }
+    args << UnprivilegedJail;
     args << QStringLiteral("--bind") << m_fs.gatewayDir() << QStringLiteral("/etc/mcp-gateway")
          << QStringLiteral("--bind") << m_fs.home() << QStringLiteral("/home/user")
          << QStringLiteral("--bind") << m_fs.tmp() << QStringLiteral("/tmp");
@@ -361,10 +429,8 @@ void SandboxRuntime::startJail()
     connect(m_jail, &QObject::destroyed, [] { --liveProcesses; });
     m_jail->setProgram(bwrapPath());
     m_jail->setArguments(args);
-    QProcessEnvironment env;
-    env.insert(QStringLiteral("PATH"), DefaultPath);
-    env.insert(QStringLiteral("HOME"), QStringLiteral("/home/user"));
-    m_jail->setProcessEnvironment(env);
+    // The jail's own placeholder needs nothing of the backend's environment.
+    m_jail->setProcessEnvironment(hostToolEnvironment());
     m_jail->setProcessChannelMode(QProcess::SeparateChannels);
     m_jail->setStandardInputFile(QProcess::nullDevice());
     m_jail->setChildProcessModifier(detachChild);
@@ -481,30 +547,42 @@ SandboxProcess *SandboxRuntime::start(
     return process;
 }
 
+QStringList SandboxRuntime::jailedLaunchArguments(
+    const sd::ProcessConfig &config, const QString &cwd, QProcessEnvironment *hostEnvironment) const
+{
+    QStringList args { QStringLiteral("--target"), QString::number(m_jailInit),
+        QStringLiteral("--mount"), QStringLiteral("--pid"), QStringLiteral("--ipc"),
+        QStringLiteral("--root"), QStringLiteral("--wd") };
+    if (!m_config.allowInternetAccess)
+        args << QStringLiteral("--net");
+    // The jail's user namespace maps the sandbox user to the backend's own uid; joining
+    // it with the backend's credentials makes the process that user there, and a
+    // process that is not root in its user namespace keeps no capability across exec.
+    args << QStringLiteral("--user") << QStringLiteral("--preserve-credentials");
+    *hostEnvironment = hostToolEnvironment();
+    const QStringList vars = environmentFor(config).toStringList();
+    for (qsizetype i = 0; i < vars.size(); ++i)
+        hostEnvironment->insert(CarrierPrefix + QString::number(i), vars.at(i));
+    // The working directory is only reachable inside the jail: env changes to it there.
+    const QString absCwd
+        = cwd.startsWith(QLatin1Char('/')) ? cwd : QStringLiteral("/home/user/") + cwd;
+    args << QStringLiteral("--") << QStringLiteral("/bin/sh") << QStringLiteral("-c")
+         << jailEntryScript() << QStringLiteral("sd-entry") << QString::number(vars.size())
+         << absCwd << config.cmd << config.args;
+    return args;
+}
+
 void SandboxRuntime::launch(SandboxProcess *process)
 {
     const sd::ProcessConfig &config = process->config();
     const QString cwd = config.cwd.isEmpty() ? QStringLiteral("/home/user") : config.cwd;
     if (m_isolation == Isolation::Bwrap) {
-        QStringList args { QStringLiteral("--target"), QString::number(m_jailInit),
-            QStringLiteral("--mount"), QStringLiteral("--pid"), QStringLiteral("--ipc"),
-            QStringLiteral("--root"), QStringLiteral("--wd") };
-        if (!m_config.allowInternetAccess)
-            args << QStringLiteral("--net");
-        if (::geteuid() != 0) {
-            // Without root, bwrap built a user namespace; join it too.
-            args << QStringLiteral("--user") << QStringLiteral("--preserve-credentials");
-        }
-        // The working directory is only reachable inside the jail: env changes to it there.
-        const QString absCwd
-            = cwd.startsWith(QLatin1Char('/')) ? cwd : QStringLiteral("/home/user/") + cwd;
-        args << QStringLiteral("--") << QStringLiteral("/usr/bin/env")
-             << QStringLiteral("--chdir=") + absCwd << QStringLiteral("--") << config.cmd
-             << config.args;
-        process->launch(nsenterPath(), args, environmentFor(config), m_fs.home());
+        QProcessEnvironment hostEnvironment;
+        const QStringList args = jailedLaunchArguments(config, cwd, &hostEnvironment);
+        process->launch(nsenterPath(), args, hostEnvironment, m_fs.home(), true);
     } else {
         const QString dir = m_fs.hostPath(cwd);
-        process->launch(config.cmd, config.args, environmentFor(config), dir);
+        process->launch(config.cmd, config.args, environmentFor(config), dir, false);
     }
 }
 
@@ -723,14 +801,16 @@ bool ProcessRunner::probeBwrap(QString *error)
         return false;
     }
     QProcess probe;
+    probe.setProcessEnvironment(hostToolEnvironment());
     probe.start(bwrapPath(),
-        { QStringLiteral("--ro-bind"), QStringLiteral("/usr"), QStringLiteral("/usr"),
+        QStringList { QStringLiteral("--ro-bind"), QStringLiteral("/usr"), QStringLiteral("/usr"),
             QStringLiteral("--symlink"), QStringLiteral("usr/bin"), QStringLiteral("/bin"),
             QStringLiteral("--symlink"), QStringLiteral("usr/lib"), QStringLiteral("/lib"),
             QStringLiteral("--symlink"), QStringLiteral("usr/lib64"), QStringLiteral("/lib64"),
             QStringLiteral("--proc"), QStringLiteral("/proc"), QStringLiteral("--dev"),
-            QStringLiteral("/dev"), QStringLiteral("--unshare-pid"),
-            QStringLiteral("--die-with-parent"), QStringLiteral("/bin/true") });
+            QStringLiteral("/dev"), QStringLiteral("--unshare-pid") }
+            + UnprivilegedJail
+            + QStringList { QStringLiteral("--die-with-parent"), QStringLiteral("/bin/true") });
     if (!probe.waitForFinished(10000) || probe.exitStatus() != QProcess::NormalExit
         || probe.exitCode() != 0) {
         *error = tr("bwrap cannot build a jail here: %1")

@@ -23,6 +23,10 @@ enum class Isolation
 };
 QString isolationName(Isolation isolation);
 
+/// Why `vars` cannot be a process's environment: a sentence naming the first bad
+/// variable name (empty, or holding '=' or NUL), or empty when every name is fine.
+QString environmentNamesError(const QMap<QString, QString> &vars);
+
 /// What a sandbox's processes need to know about it.
 struct SandboxRuntimeConfig
 {
@@ -55,7 +59,7 @@ public:
     int exitCode() const { return m_exitCode; }
     bool exited() const { return m_exited; }
     QString status() const { return m_status; }
-    /// The command for logs, without arguments that could hold secrets.
+    /// The program's name for logs, without arguments or variables (they hold secrets).
     QString safeCommand() const;
 
     bool writeStdin(const QByteArray &data);
@@ -77,7 +81,7 @@ private:
     friend class SandboxRuntime;
     SandboxProcess(sd::ProcessConfig config, QString tag, bool stdinOpen, QObject *parent);
     void launch(const QString &program, const QStringList &arguments,
-        const QProcessEnvironment &env, const QString &workingDir);
+        const QProcessEnvironment &env, const QString &workingDir, bool jailed);
     void fail(const QString &reason);
     void onFinished(int exitCode, QProcess::ExitStatus status);
 
@@ -159,6 +163,9 @@ private:
     void onJailFinished();
     void launch(SandboxProcess *process);
     QProcessEnvironment environmentFor(const sd::ProcessConfig &config) const;
+    /// nsenter's command line and environment to run `config` in the jail.
+    QStringList jailedLaunchArguments(const sd::ProcessConfig &config, const QString &cwd,
+        QProcessEnvironment *hostEnvironment) const;
     QString pidNamespace() const;
     /// What ties a host process to this sandbox in a /proc scan: the jail's PID
     /// namespace, or the sandbox ID in the marker variable.

@@ -3,6 +3,7 @@
 
 #include "envdtestutil.h"
 
+#include <QDateTime>
 #include <QJsonArray>
 
 using namespace sd;
@@ -391,11 +392,12 @@ private Q_SLOTS:
         auto job = std::make_unique<StartProcessJob>(
             &m_nam, badToken, StartProcessJob::shellCommand(QStringLiteral("true")));
         QVERIFY(runJob(job.get()));
-        QCOMPARE(job->error().rpcCode(), QStringLiteral("unauthenticated"));
+        // A wrong token is answered as an unknown sandbox: neither says the other exists.
+        QCOMPARE(job->error().rpcCode(), QStringLiteral("not_found"));
 
         ListProcessesJob list(&m_nam, badToken);
         QVERIFY(runJob(&list));
-        QCOMPARE(list.error().rpcCode(), QStringLiteral("unauthenticated"));
+        QCOMPARE(list.error().rpcCode(), QStringLiteral("not_found"));
 
         EnvdTarget badUser = targetFor(m_backend.get(), sandbox);
         badUser.user = QStringLiteral("mallory");
@@ -524,6 +526,35 @@ private Q_SLOTS:
         QCOMPARE(logs.status, 200);
         QVERIFY2(logs.body.contains("Process started: bash") && logs.body.contains("exit status 0"),
             logs.body.constData());
+    }
+
+    // A command line holds secrets (`TOKEN=... cmd`, a gateway's config): neither the
+    // backend's log nor the sandbox's logs say more than the program's name.
+    void commandLinesNeverLogged()
+    {
+        const TestSandbox sandbox = newSandbox();
+        const QByteArray secret
+            = "s3cr3t-" + QByteArray::number(QDateTime::currentMSecsSinceEpoch());
+        auto job = run(sandbox, QStringLiteral("TOKEN=%1 true").arg(QString::fromLatin1(secret)));
+        QVERIFY2(!job->hasError(), qPrintable(job->error().message()));
+        QCOMPARE(job->exitCode(), 0);
+        auto plain = std::make_unique<StartProcessJob>(&m_nam, targetFor(m_backend.get(), sandbox),
+            ProcessConfig { QStringLiteral("/bin/echo"), { QString::fromLatin1(secret) },
+                { { QStringLiteral("TOKEN"), QString::fromLatin1(secret) } }, QString() });
+        QVERIFY(runJob(plain.get(), 120000));
+        QCOMPARE(plain->stdoutData(), secret + '\n');
+
+        const HttpResult logs = apiCall(
+            &m_nam, m_backend.get(), "GET", QStringLiteral("/sandboxes/%1/logs").arg(sandbox.id));
+        QCOMPARE(logs.status, 200);
+        QVERIFY2(logs.body.contains("Process started: bash")
+                && logs.body.contains("Process started: echo"),
+            logs.body.constData());
+        QVERIFY2(!logs.body.contains(secret), logs.body.constData());
+        QVERIFY2(!logs.body.contains("TOKEN"), logs.body.constData());
+        const QByteArray log = m_backend->stderrOutput();
+        QVERIFY(log.contains(sandbox.id.toLatin1())); // the log is there...
+        QVERIFY2(!log.contains(secret), log.constData()); // ...but holds no secret
     }
 
     void baseTemplateHasNoGateway()

@@ -6,8 +6,12 @@
 
 #include <QDir>
 #include <QFile>
+#include <QProcess>
 #include <QRandomGenerator>
+#include <QTemporaryDir>
 #include <QUuid>
+
+#include <unistd.h>
 
 using namespace sd;
 using namespace sd::test;
@@ -47,6 +51,41 @@ int hostProcessesOfSandbox(const QString &sandboxId)
     return count;
 }
 
+// Builds a shared object whose constructor appends to `marker`: loaded by any
+// process (as a preload, an audit module or, named libselinux.so.1 and filtering
+// the real one, through LD_LIBRARY_PATH), it leaves a trace on the host.
+bool buildMarkerLibrary(const QString &dir, const QString &marker)
+{
+    const QString source = dir + QStringLiteral("/marker.c");
+    QFile file(source);
+    if (!file.open(QIODevice::WriteOnly))
+        return false;
+    file.write("#include <fcntl.h>\n#include <unistd.h>\n"
+               "__attribute__((constructor)) static void mark(void) {\n"
+               "    int fd = open(MARKER, O_WRONLY | O_CREAT | O_APPEND, 0644);\n"
+               "    if (fd >= 0) { write(fd, \"x\", 1); close(fd); }\n"
+               "}\n"
+               "unsigned int la_version(unsigned int v) { return v; }\n");
+    file.close();
+    const QString define = QStringLiteral("-DMARKER=\"%1\"").arg(marker);
+    const QList<QStringList> builds {
+        { QStringLiteral("-o"), dir + QStringLiteral("/marker.so") },
+        { QStringLiteral("-o"), dir + QStringLiteral("/libselinux.so.1"),
+            QStringLiteral("-Wl,-f,/lib/x86_64-linux-gnu/libselinux.so.1") },
+    };
+    for (const QStringList &build : builds) {
+        QProcess gcc;
+        gcc.start(QStringLiteral("gcc"),
+            QStringList { QStringLiteral("-shared"), QStringLiteral("-fPIC"), define, source }
+                + build);
+        if (!gcc.waitForFinished(60000) || gcc.exitCode() != 0) {
+            qWarning() << "gcc:" << gcc.readAllStandardError();
+            return false;
+        }
+    }
+    return true;
+}
+
 } // namespace
 
 class TestIsolation : public QObject
@@ -81,14 +120,19 @@ private:
         QVERIFY2(!job->hasError(), qPrintable(job->error().message()));
         QCOMPARE(job->stdoutData(), QByteArray("started\n"));
         QTRY_COMPARE_WITH_TIMEOUT(hostProcessesWith(needle), 2, 20000);
-        // What a command leaves behind is still the sandbox's, and List shows it.
-        const QList<ProcessInfo> listed = listProcesses(&m_nam, targetFor(backend, sandbox));
-        int sleepers = 0;
-        for (const ProcessInfo &p : listed) {
-            if (p.config.cmd == QLatin1String("sleep") && p.config.args == QStringList { seconds })
-                ++sleepers;
-        }
-        QCOMPARE(sleepers, 2);
+        // What a command leaves behind is still the sandbox's, and List shows it. (A
+        // forked shell or `setsid` not yet replaced by sleep matches the needle too, so
+        // wait for List to show both as sleep.)
+        const auto sleepers = [&] {
+            int count = 0;
+            for (const ProcessInfo &p : listProcesses(&m_nam, targetFor(backend, sandbox))) {
+                if (p.config.cmd == QLatin1String("sleep")
+                    && p.config.args == QStringList { seconds })
+                    ++count;
+            }
+            return count;
+        };
+        QTRY_COMPARE_WITH_TIMEOUT(sleepers(), 2, 20000);
         const QString dir = backend->stateDir() + QStringLiteral("/sandboxes/") + sandbox.id;
         QVERIFY(QFileInfo::exists(dir));
 
@@ -164,6 +208,131 @@ private Q_SLOTS:
         auto ownProcesses
             = run(&backend, a, QStringLiteral("cat /proc/[0-9]*/cmdline | tr '\\0' ' '"));
         QVERIFY(ownProcesses->stdoutData().contains("sleep 300"));
+    }
+
+    void hostSideIgnoresLoaderVariables_data()
+    {
+        QTest::addColumn<QString>("name");
+        QTest::addColumn<QString>("file");
+        QTest::addColumn<bool>("atCreate");
+        QTest::newRow("LD_PRELOAD in envs")
+            << QStringLiteral("LD_PRELOAD") << QStringLiteral("marker.so") << false;
+        QTest::newRow("LD_AUDIT in envs")
+            << QStringLiteral("LD_AUDIT") << QStringLiteral("marker.so") << false;
+        QTest::newRow("LD_LIBRARY_PATH in envs")
+            << QStringLiteral("LD_LIBRARY_PATH") << QString() << false;
+        QTest::newRow("LD_PRELOAD in the sandbox's envVars")
+            << QStringLiteral("LD_PRELOAD") << QStringLiteral("marker.so") << true;
+    }
+
+    // A caller's variables reach the process in the jail, never a program that runs
+    // on the host side of it (nsenter): LD_PRELOAD there would run the caller's code
+    // on the host.
+    void hostSideIgnoresLoaderVariables()
+    {
+        QFETCH(QString, name);
+        QFETCH(QString, file);
+        QFETCH(bool, atCreate);
+        QTemporaryDir markerDir;
+        QVERIFY(markerDir.isValid());
+        const QString marker = markerDir.filePath(QStringLiteral("loaded"));
+
+        LocalBackend backend({ QStringLiteral("--isolation"), QStringLiteral("bwrap") });
+        QVERIFY2(backend.start(), qPrintable(backend.errorString()));
+        // The library sits in a sandbox's home, where sandbox code can put files.
+        const TestSandbox holder = createSandbox(&m_nam, &backend);
+        QVERIFY(holder.isValid());
+        const QString home
+            = backend.stateDir() + QStringLiteral("/sandboxes/%1/home/user").arg(holder.id);
+        QVERIFY(buildMarkerLibrary(home, marker));
+        const QMap<QString, QString> vars { { QStringLiteral("FOO"), QStringLiteral("bar") },
+            { name, file.isEmpty() ? home : home + QLatin1Char('/') + file } };
+        QJsonObject envVars;
+        for (auto it = vars.cbegin(); it != vars.cend(); ++it)
+            envVars.insert(it.key(), it.value());
+        const TestSandbox sandbox = atCreate
+            ? createSandbox(&m_nam, &backend, QStringLiteral("base"),
+                QJsonObject { { QStringLiteral("envVars"), envVars } })
+            : holder;
+        QVERIFY(sandbox.isValid());
+        auto job = std::make_unique<StartProcessJob>(&m_nam, targetFor(&backend, sandbox),
+            StartProcessJob::shellCommand(
+                QStringLiteral("printenv FOO"), atCreate ? QMap<QString, QString>() : vars));
+        job->setConnectTimeoutMs(120000);
+        QVERIFY(runJob(job.get(), 120000));
+        QVERIFY2(!job->hasError(), qPrintable(job->error().message()));
+        QCOMPARE(job->stdoutData(), QByteArray("bar\n"));
+        QCOMPARE(job->exitCode(), 0);
+        QVERIFY2(!QFileInfo::exists(marker), "the library was loaded on the host");
+    }
+
+    void badVariableNamesAreRefused_data()
+    {
+        QTest::addColumn<QString>("isolation");
+        QTest::addColumn<QString>("name");
+        for (const QString &isolation : { QStringLiteral("bwrap"), QStringLiteral("none") }) {
+            const QByteArray tag = isolation.toLatin1();
+            QTest::newRow((tag + ", empty").constData()) << isolation << QString();
+            QTest::newRow((tag + ", with =").constData()) << isolation << QStringLiteral("A=B");
+            QTest::newRow((tag + ", with NUL").constData())
+                << isolation << QStringLiteral("A") + QChar(0);
+        }
+    }
+
+    void badVariableNamesAreRefused()
+    {
+        QFETCH(QString, isolation);
+        QFETCH(QString, name);
+        LocalBackend backend({ QStringLiteral("--isolation"), isolation });
+        QVERIFY2(backend.start(), qPrintable(backend.errorString()));
+        const TestSandbox sandbox = createSandbox(&m_nam, &backend);
+        QVERIFY(sandbox.isValid());
+        auto job = std::make_unique<StartProcessJob>(&m_nam, targetFor(&backend, sandbox),
+            StartProcessJob::shellCommand(
+                QStringLiteral("echo ran"), { { name, QStringLiteral("x") } }));
+        QVERIFY(runJob(job.get(), 120000));
+        QVERIFY(job->hasError());
+        QCOMPARE(job->error().rpcCode(), QStringLiteral("invalid_argument"));
+        QVERIFY2(job->error().serverMessage().contains(QStringLiteral("variable name")),
+            qPrintable(job->error().serverMessage()));
+        QVERIFY(!job->stdoutData().contains("ran"));
+
+        const HttpResult created
+            = apiCall(&m_nam, &backend, "POST", QStringLiteral("/v2/sandboxes"),
+                QJsonObject { { QStringLiteral("templateID"), QStringLiteral("base") },
+                    { QStringLiteral("envVars"), QJsonObject { { name, QStringLiteral("x") } } } });
+        QCOMPARE(created.status, 400);
+        QVERIFY2(created.body.contains("variable name"), created.body.constData());
+    }
+
+    // Root on the host is not root in the jail: no capability is left, so a read-only
+    // mount cannot be made writable again and the host's /usr stays untouched.
+    void rootKeepsNoCapabilitiesInTheJail()
+    {
+        if (::geteuid() != 0)
+            QSKIP("only a backend run by root starts with capabilities to drop");
+        LocalBackend backend({ QStringLiteral("--isolation"), QStringLiteral("bwrap") });
+        QVERIFY2(backend.start(), qPrintable(backend.errorString()));
+        const TestSandbox sandbox = createSandbox(&m_nam, &backend);
+        QVERIFY(sandbox.isValid());
+        const QString escape = QStringLiteral("/usr/sd-escape-")
+            + QUuid::createUuid().toString(QUuid::WithoutBraces);
+        auto cleanup = qScopeGuard([&] { QFile::remove(escape); });
+
+        auto remount = run(&backend, sandbox,
+            QStringLiteral("mount -o remount,rw /usr && touch '%1'").arg(escape));
+        QVERIFY2(!remount->hasError(), qPrintable(remount->error().message()));
+        QVERIFY(remount->exitCode() != 0);
+        QVERIFY2(!QFileInfo::exists(escape), "a jailed process wrote to the host's /usr");
+
+        auto caps = run(&backend, sandbox,
+            QStringLiteral(
+                "grep -E '^(Cap(Eff|Prm|Amb)|NoNewPrivs):' /proc/self/status; id -un; id -gn"));
+        QVERIFY2(!caps->hasError(), qPrintable(caps->error().message()));
+        // No new privileges either: no setuid or file-capability binary can give any back.
+        QCOMPARE(caps->stdoutData(),
+            QByteArray("CapPrm:\t0000000000000000\nCapEff:\t0000000000000000\n"
+                       "CapAmb:\t0000000000000000\nNoNewPrivs:\t1\nuser\nuser\n"));
     }
 
     void jailedProcessesDieWithTheSandbox()

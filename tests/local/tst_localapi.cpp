@@ -888,12 +888,12 @@ void TestLocalApi::keepAliveCarriesSeveralRequests()
     const QByteArray key = m_backend->apiKey().toUtf8();
     const QByteArray body = "{\"templateID\":\"base\"}";
     const QList<QByteArray> requests {
-        "GET /health HTTP/1.1\r\nHost: x\r\n\r\n",
-        "POST /v2/sandboxes HTTP/1.1\r\nHost: x\r\nX-API-Key: " + key
+        "GET /health HTTP/1.1\r\nHost: 127.0.0.1\r\n\r\n",
+        "POST /v2/sandboxes HTTP/1.1\r\nHost: 127.0.0.1\r\nX-API-Key: " + key
             + "\r\nContent-Type: application/json\r\nContent-Length: "
             + QByteArray::number(body.size()) + "\r\n\r\n" + body,
-        "GET /v2/sandboxes HTTP/1.1\r\nHost: x\r\nX-API-Key: " + key + "\r\n\r\n",
-        "GET /templates HTTP/1.1\r\nHost: x\r\nX-API-Key: " + key + "\r\n\r\n",
+        "GET /v2/sandboxes HTTP/1.1\r\nHost: 127.0.0.1\r\nX-API-Key: " + key + "\r\n\r\n",
+        "GET /templates HTTP/1.1\r\nHost: 127.0.0.1\r\nX-API-Key: " + key + "\r\n\r\n",
     };
     const QList<QByteArray> statuses { "HTTP/1.1 200", "HTTP/1.1 201", "HTTP/1.1 200",
         "HTTP/1.1 200" };

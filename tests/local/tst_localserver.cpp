@@ -114,7 +114,7 @@ void TestLocalServer::envdDispatch()
         request
             = QNetworkRequest(QUrl(QStringLiteral("http://127.0.0.1:%1/filesystem.Filesystem/Stat")
                                        .arg(m_server->port())));
-        request.setRawHeader("Host", "49983-abcdefghij0123456789.local.test");
+        request.setRawHeader("Host", "49983-abcdefghij0123456789.localhost");
         request.setHeader(
             QNetworkRequest::ContentTypeHeader, QByteArrayLiteral("application/json"));
     }
