@@ -7,7 +7,13 @@
 #include <QNetworkAccessManager>
 #include <QNetworkReply>
 #include <QProcess>
+#include <QJsonDocument>
+#include <QJsonObject>
 #include <QStandardPaths>
+
+#include <cerrno>
+#include <csignal>
+#include <unistd.h>
 
 namespace sd {
 
@@ -79,10 +85,17 @@ void LocalBackendStarter::onProbeFinished()
     QNetworkReply *done = qobject_cast<QNetworkReply *>(sender());
     const bool answered = done && done->attribute(QNetworkRequest::HttpStatusCodeAttribute).isValid();
     if (answered) {
+        m_isolation = QJsonDocument::fromJson(done->readAll()).object().value(QLatin1String("isolation")).toString();
         finishConnected();
         return;
     }
     if (m_startedBackend) {
+        if (m_pid > 0 && ::kill(pid_t(m_pid), 0) != 0 && errno == ESRCH) {
+            emitError(Error::rejected(tr("The local backend stopped at once; its log %1 says why (for example "
+                                         "that bubblewrap cannot isolate sandboxes here).")
+                                          .arg(logFile())));
+            return;
+        }
         if (m_sinceLaunch.elapsed() > kStartTimeoutMs) {
             emitError(Error::timeout(tr("the local backend did not answer within %1 s after it was started")
                                          .arg(kStartTimeoutMs / 1000)));
@@ -106,15 +119,17 @@ void LocalBackendStarter::launch()
         emitError(Error::rejected(tr("The local backend is not running and %1 was not found.").arg(binary)));
         return;
     }
-    // Detached, so sandboxes outlive the window; its output goes to a log file.
-    const QString logDir = QStandardPaths::writableLocation(QStandardPaths::CacheLocation);
-    QDir().mkpath(logDir);
+    // Detached, so sandboxes outlive the window; its output goes to a log file. It must
+    // isolate sandboxes: without bubblewrap it refuses to start rather than run them
+    // unjailed next to the user's files.
+    QDir().mkpath(QFileInfo(logFile()).path());
     QProcess process;
     process.setProgram(binary);
-    process.setArguments({QStringLiteral("--port"), QString::number(m_port)});
+    process.setArguments({QStringLiteral("--port"), QString::number(m_port), QStringLiteral("--isolation"),
+                          QStringLiteral("bwrap")});
     process.setStandardInputFile(QProcess::nullDevice());
-    process.setStandardOutputFile(logDir + QStringLiteral("/sandbox-desk-local.log"), QIODevice::Append);
-    process.setStandardErrorFile(logDir + QStringLiteral("/sandbox-desk-local.log"), QIODevice::Append);
+    process.setStandardOutputFile(logFile(), QIODevice::Append);
+    process.setStandardErrorFile(logFile(), QIODevice::Append);
     if (!process.startDetached(&m_pid)) {
         emitError(Error::rejected(tr("Could not start the local backend: %1").arg(process.errorString())));
         return;
@@ -125,8 +140,59 @@ void LocalBackendStarter::launch()
     m_retry.start();
 }
 
+QString LocalBackendStarter::logFile()
+{
+    return QStandardPaths::writableLocation(QStandardPaths::CacheLocation) + QStringLiteral("/sandbox-desk-local.log");
+}
+
+qint64 LocalBackendStarter::listenerUid(const QByteArray &procNetTcp, quint16 port)
+{
+    // "  0: 0100007F:C0B4 00000000:0000 0A ... uid ...": local address, remote, state
+    // (0A: listening), then tx/rx queues, timer, retransmits, uid.
+    const QByteArray portHex = QByteArray::number(port, 16).toUpper().rightJustified(4, '0');
+    const QList<QByteArray> lines = procNetTcp.split('\n');
+    for (qsizetype i = 1; i < lines.size(); ++i) {
+        const QList<QByteArray> fields = lines.at(i).simplified().split(' ');
+        if (fields.size() < 8 || fields.at(3) != "0A")
+            continue;
+        const QList<QByteArray> local = fields.at(1).split(':');
+        if (local.size() != 2 || local.at(1) != portHex)
+            continue;
+        const QByteArray &address = local.at(0);
+        const bool loopback = address == "0100007F" || address == "00000000"
+                              || address == "0000000000000000FFFF00000100007F"
+                              || address == "00000000000000000000000000000000"
+                              || address == "00000000000000000000000001000000";
+        if (!loopback)
+            continue;
+        bool ok = false;
+        const qint64 uid = fields.at(7).toLongLong(&ok);
+        if (ok)
+            return uid;
+    }
+    return -1;
+}
+
 void LocalBackendStarter::finishConnected()
 {
+    // Only our own user's listener gets the key.
+    qint64 owner = -1;
+    for (const char *table : {"/proc/net/tcp", "/proc/net/tcp6"}) {
+        QFile proc(QString::fromLatin1(table));
+        if (owner < 0 && proc.open(QIODevice::ReadOnly))
+            owner = listenerUid(proc.readAll(), m_port);
+    }
+    if (owner != qint64(::getuid())) {
+        emitError(Error::rejected(
+            owner < 0 ? tr("Something answers on port %1, but no listener of this user holds it; the local "
+                           "backend's key is not sent to it. Choose another port with --local-port.")
+                            .arg(m_port)
+                      : tr("Port %1 is held by another user's program (uid %2); the local backend's key is not "
+                           "sent to it. Choose another port with --local-port, or stop that program.")
+                            .arg(m_port)
+                            .arg(owner)));
+        return;
+    }
     QFile file(m_keyFile);
     if (!file.open(QIODevice::ReadOnly)) {
         emitError(Error::rejected(tr("The local backend answers, but its API key could not be read from %1: %2")

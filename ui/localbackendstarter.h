@@ -23,8 +23,11 @@ namespace sd {
 ///        ▼
 ///   probe every 250 ms until it answers or 20 s pass ─▶ read the key file ─▶ done
 ///
-/// Any HTTP answer counts as "something is there". The API key comes from the file
-/// the backend writes (`<GenericDataLocation>/sandbox-desk/local-api-key`).
+/// Any HTTP answer counts as "something is there", but the key (read from the file the
+/// backend writes, `<GenericDataLocation>/sandbox-desk/local-api-key`) is only handed
+/// out when the listener on the port belongs to this user: another local user who
+/// took the port first must not collect it. The backend is started with
+/// `--isolation bwrap`; what /health says is in force is kept in isolation().
 class LocalBackendStarter : public Job
 {
     Q_OBJECT
@@ -40,11 +43,19 @@ public:
     void setBinaryDirectory(const QString &dir) { m_binaryDir = dir; }
 
     static QString defaultKeyFile();
+    /// Where the backend this job starts writes its output.
+    static QString logFile();
 
     /// Valid after a successful finish.
     const ConnectionSettings &settings() const { return m_settings; }
     /// True when this job started the backend (the UI says so).
     bool startedBackend() const { return m_startedBackend; }
+    /// The isolation the backend reports ("bwrap", "none"); empty when it did not say.
+    QString isolation() const { return m_isolation; }
+
+    /// The uid owning the TCP listener on 127.0.0.1:`port` in `procNetTcp` (the text of
+    /// /proc/net/tcp or tcp6), or -1 when there is none.
+    static qint64 listenerUid(const QByteArray &procNetTcp, quint16 port);
     qint64 startedPid() const { return m_pid; }
 
 Q_SIGNALS:
@@ -71,6 +82,7 @@ private:
     QTimer m_retry;
     QElapsedTimer m_sinceLaunch;
     bool m_startedBackend = false;
+    QString m_isolation;
     qint64 m_pid = 0;
 };
 

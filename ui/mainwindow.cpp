@@ -300,6 +300,12 @@ void MainWindow::createCentralWidget()
     m_banner->hide();
     layout->addWidget(m_banner);
 
+    m_isolationBanner = new MessageBanner(central);
+    m_isolationBanner->setObjectName(QStringLiteral("isolationWarning"));
+    m_isolationBanner->setCloseButtonVisible(false);
+    m_isolationBanner->hide();
+    layout->addWidget(m_isolationBanner);
+
     // Failed kills, extensions, pauses and resumes: kept apart from the connection's
     // banner, which every good refresh hides.
     m_actionBanner = new MessageBanner(central);
@@ -550,6 +556,14 @@ void MainWindow::connectProfile()
         }
         m_connection = job->settings();
         m_connected = true;
+        // Unjailed sandboxes run as the user, next to their files: say so for as long as it lasts.
+        if (job->isolation() == QLatin1String("none")) {
+            m_isolationBanner->setMessage(MessageBanner::Type::Warning,
+                                          tr("Sandboxes on this computer run without isolation: code in them runs as "
+                                             "you and can read and change your files. Install bubblewrap and restart "
+                                             "sandbox-desk-local without --isolation none."));
+            m_isolationBanner->show();
+        }
         openJournal();
         if (job->startedBackend())
             statusBar()->showMessage(tr("Started the local backend on port %1 (pid %2).")
@@ -613,6 +627,7 @@ void MainWindow::switchProfile(const QString &profileId)
     m_model->setStale(false);
     m_lastGoodRefresh = QDateTime();
     m_banner->hide();
+    m_isolationBanner->hide(); // said again if the next profile is an unjailed local backend too
     updateStatusCounts();
     if (m_options.rememberState)
         m_profiles->setLastUsed(profileId);

@@ -86,6 +86,8 @@ public:
     MessageBanner *banner() const { return m_banner; }
     /// What the last batch of kills, extensions, pauses or resumes failed at.
     MessageBanner *actionBanner() const { return m_actionBanner; }
+    /// Shown for as long as the local backend runs sandboxes without isolation.
+    MessageBanner *isolationBanner() const { return m_isolationBanner; }
     DetailPane *detailPane() const { return m_detail; }
     CreationHistoryView *historyView() const { return m_history; }
     /// The first-run hint; null once it has been dismissed or acted on in an earlier run.
@@ -203,6 +205,7 @@ private:
     QTableView *m_table = nullptr;
     MessageBanner *m_banner = nullptr;
     MessageBanner *m_actionBanner = nullptr;
+    MessageBanner *m_isolationBanner = nullptr;
     QLabel *m_filterStatus = nullptr;
     QPushButton *m_clearFilterButton = nullptr;
     DetailPane *m_detail = nullptr;
