@@ -497,7 +497,8 @@ void MainWindow::connectProfile()
     m_connected = false;
     const Profile profile = m_profiles->profile(m_profileId).value_or(m_profiles->localProfile());
     m_profileLabel->setText(profile.name);
-    setWindowTitle(tr("Sandbox Desk — %1").arg(profile.name));
+    // The platform adds the application's name ("Local (this computer) — Sandbox Desk").
+    setWindowTitle(profile.name);
     if (!profile.isLocal()) {
         if (m_connectJob)
             return;

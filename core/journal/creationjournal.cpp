@@ -277,6 +277,14 @@ QString CreationJournal::lockFilePath() const { return m_filePath + QStringLiter
 
 QString CreationJournal::defaultDirectory()
 {
+    // Beside the local backend's key file: ~/.local/share/sandbox-desk/journal.
+    return QStandardPaths::writableLocation(QStandardPaths::GenericDataLocation)
+        + QStringLiteral("/sandbox-desk/journal");
+}
+
+QString CreationJournal::legacyDefaultDirectory()
+{
+    // The organisation and the application share a name, which doubled the folder.
     return QStandardPaths::writableLocation(QStandardPaths::AppDataLocation)
         + QStringLiteral("/journal");
 }

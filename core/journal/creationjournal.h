@@ -131,6 +131,9 @@ public:
 
     /// `<AppDataLocation>/journal`.
     static QString defaultDirectory();
+    /// Where earlier versions kept them (`sandbox-desk/sandbox-desk/journal`); Session
+    /// moves a journal found there.
+    static QString legacyDefaultDirectory();
     /// The file of a profile inside `directory` (the name is made file-system safe).
     static QString filePathFor(const QString &directory, const QString &profile);
 

@@ -43,14 +43,22 @@ QString Session::journalKey(const QUrl &apiUrl)
 bool Session::open(const QString &directory, const QStringList &legacyKeys)
 {
     const QString dir = directory.isEmpty() ? CreationJournal::defaultDirectory() : directory;
-    const QString path = CreationJournal::filePathFor(dir, journalKey(m_connection.apiUrl));
+    const QString key = journalKey(m_connection.apiUrl);
+    const QString path = CreationJournal::filePathFor(dir, key);
     if (!QFile::exists(path)) {
-        for (const QString &key : legacyKeys) {
-            const QString legacy = CreationJournal::filePathFor(dir, key);
-            if (!key.isEmpty() && legacy != path && QFile::exists(legacy)) {
+        // Take over a journal of this API kept under an older name or folder.
+        QStringList folders { dir };
+        if (directory.isEmpty())
+            folders.append(CreationJournal::legacyDefaultDirectory());
+        const QStringList keys = QStringList { key } + legacyKeys;
+        bool moved = false;
+        for (const QString &folder : folders) {
+            for (const QString &oldKey : keys) {
+                const QString legacy = CreationJournal::filePathFor(folder, oldKey);
+                if (moved || oldKey.isEmpty() || legacy == path || !QFile::exists(legacy))
+                    continue;
                 QDir().mkpath(dir);
-                QFile::rename(legacy, path);
-                break;
+                moved = QFile::rename(legacy, path);
             }
         }
     }

@@ -69,7 +69,7 @@ private:
     {
         // One journal per API, whichever route (--api-url, --profile, the window) leads there.
         return CreationJournal::filePathFor(
-            m_home->filePath(QStringLiteral("data/sandbox-desk/sandbox-desk/journal")),
+            m_home->filePath(QStringLiteral("data/sandbox-desk/journal")),
             Session::journalKey(QUrl(m_backend.url())));
     }
 

@@ -7,7 +7,9 @@
 #include "journal/creationjournal.h"
 #include "session/session.h"
 
+#include <QDir>
 #include <QFile>
+#include <QFileInfo>
 #include <QPointer>
 #include <QSignalSpy>
 #include <QTemporaryDir>
@@ -65,6 +67,34 @@ private Q_SLOTS:
         Session again(m_backend.network(), m_backend.settings());
         QVERIFY(again.open(dir.path(), { QStringLiteral("other") }));
         QCOMPARE(again.journal()->history().size(), 1);
+    }
+
+    // Journals once lived in sandbox-desk/sandbox-desk/journal: the first open moves them.
+    void movesAJournalOutOfTheDoubledFolder()
+    {
+        QTemporaryDir data;
+        qputenv("XDG_DATA_HOME", QFile::encodeName(data.path()));
+        QCoreApplication::setOrganizationName(QStringLiteral("sandbox-desk"));
+        QCoreApplication::setApplicationName(QStringLiteral("sandbox-desk"));
+        QCOMPARE(CreationJournal::defaultDirectory(), data.filePath(QStringLiteral("sandbox-desk/journal")));
+        const QString old = CreationJournal::filePathFor(
+            data.filePath(QStringLiteral("sandbox-desk/sandbox-desk/journal")), QStringLiteral("local"));
+        QCOMPARE(CreationJournal::legacyDefaultDirectory(), QFileInfo(old).path());
+        QVERIFY(QDir().mkpath(QFileInfo(old).path()));
+        {
+            CreationJournal journal(old);
+            QVERIFY(journal.open());
+            CreationIntent intent;
+            intent.creationId = QStringLiteral("c-doubled");
+            intent.templateId = QStringLiteral("base");
+            QVERIFY(journal.recordIntent(intent));
+        }
+        Session session(m_backend.network(), m_backend.settings());
+        QVERIFY(session.open({}, { QStringLiteral("local") }));
+        QVERIFY(session.journal()->filePath().startsWith(data.filePath(QStringLiteral("sandbox-desk/journal/"))));
+        QVERIFY(!QFile::exists(old));
+        QCOMPARE(session.journal()->history().constFirst().creationId, QStringLiteral("c-doubled"));
+        qunsetenv("XDG_DATA_HOME");
     }
 
     // Released (the user switched profile) while a creation's rollback waits on the
