@@ -40,6 +40,7 @@
 #include <QLineEdit>
 #include <QLocale>
 #include <QMenu>
+#include <QMenuBar>
 #include <QMessageBox>
 #include <QPushButton>
 #include <QTimer>
@@ -124,6 +125,7 @@ MainWindow::MainWindow(DesktopOptions options, QWidget *parent)
     historyAction->setToolTip(tr("Show every creation and how it ended (Ctrl+H)"));
     m_toolBar->addSeparator();
     m_toolBar->addAction(historyAction);
+    createMenuBar(historyAction);
 
     restoreState();
     updateActions();
@@ -187,11 +189,11 @@ void MainWindow::createActions()
     m_findAction = make("filter", tr("&Find"), QKeySequence::Find, tr("Filter the list"));
     m_retryAction = new QAction(tr("Retry"), this);
     // Ctrl+Q quits the way the tray's Quit does: running creations are rolled back first.
-    auto *quitAction = new QAction(tr("&Quit"), this);
-    quitAction->setObjectName(QStringLiteral("quitAction"));
-    quitAction->setShortcut(QKeySequence(Qt::CTRL | Qt::Key_Q));
-    addAction(quitAction);
-    connect(quitAction, &QAction::triggered, this, &MainWindow::quit);
+    m_quitAction = new QAction(tr("&Quit"), this);
+    m_quitAction->setObjectName(QStringLiteral("quitAction"));
+    m_quitAction->setShortcut(QKeySequence(Qt::CTRL | Qt::Key_Q));
+    addAction(m_quitAction);
+    connect(m_quitAction, &QAction::triggered, this, &MainWindow::quit);
 
     connect(m_newAction, &QAction::triggered, this, &MainWindow::newSandbox);
 
@@ -281,11 +283,50 @@ void MainWindow::createToolBar()
     toolBar->addSeparator();
     toolBar->addAction(m_copyIdAction);
     toolBar->addAction(m_copyMcpAction);
-    // Less important actions drop their text first when the window is narrow.
-    for (QAction *action : {m_killOrphansAction, m_extendAction, m_copyIdAction, m_copyMcpAction}) {
+    // Where a narrow window puts what does not fit; every action is in the menus too.
+    if (auto *more = toolBar->findChild<QToolButton *>(QStringLiteral("qt_toolbar_ext_button")))
+        more->setAccessibleName(tr("More tool bar actions"));
+    // The copy actions are secondary: icons only, so the headline actions keep their text.
+    for (QAction *action : {m_copyIdAction, m_copyMcpAction}) {
         if (auto *button = qobject_cast<QToolButton *>(toolBar->widgetForAction(action)))
             button->setToolButtonStyle(Qt::ToolButtonIconOnly);
     }
+}
+
+void MainWindow::createMenuBar(QAction *historyAction)
+{
+    // What a desktop user looks for first: every action, with its shortcut, in menus.
+    QMenu *file = menuBar()->addMenu(tr("&File"));
+    file->addAction(m_newAction);
+    QAction *profiles = file->addAction(tr("&Profiles…"), this, &MainWindow::manageProfiles);
+    profiles->setObjectName(QStringLiteral("profilesAction"));
+    file->addSeparator();
+    file->addAction(m_quitAction);
+
+    QMenu *sandbox = menuBar()->addMenu(tr("&Sandbox"));
+    for (QAction *action : {m_killAction, m_killOrphansAction, m_extendAction, m_pauseAction, m_resumeAction})
+        sandbox->addAction(action);
+    sandbox->addSeparator();
+    sandbox->addAction(m_copyIdAction);
+    sandbox->addAction(m_copyMcpAction);
+
+    QMenu *view = menuBar()->addMenu(tr("&View"));
+    view->addAction(m_refreshAction);
+    view->addAction(m_findAction);
+    view->addAction(historyAction);
+
+    QMenu *help = menuBar()->addMenu(tr("&Help"));
+    QAction *about = help->addAction(tr("&About Sandbox Desk"), this, [this] {
+        auto *box = new QMessageBox(QMessageBox::Information, tr("About Sandbox Desk"),
+                                    tr("Sandbox Desk %1\n\nCreate, list and clean up E2B sandboxes, with every failed "
+                                       "creation rolled back and every orphan flagged.")
+                                        .arg(QCoreApplication::applicationVersion()),
+                                    QMessageBox::Close, this);
+        box->setObjectName(QStringLiteral("aboutBox"));
+        box->setAttribute(Qt::WA_DeleteOnClose);
+        box->open();
+    });
+    about->setObjectName(QStringLiteral("aboutAction"));
 }
 
 void MainWindow::createCentralWidget()

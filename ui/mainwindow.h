@@ -161,6 +161,7 @@ protected:
 private:
     void createActions();
     void createToolBar();
+    void createMenuBar(QAction *historyAction);
     void createCentralWidget();
     void createStatusBar();
     void connectProfile();
@@ -234,6 +235,7 @@ private:
     QAction *m_copyMcpAction = nullptr;
     QAction *m_findAction = nullptr;
     QAction *m_retryAction = nullptr;
+    QAction *m_quitAction = nullptr;
 
     QTimer m_autoRefresh;
     QPointer<Job> m_refreshJob;

@@ -32,6 +32,8 @@
 #include <QTableView>
 #include <QTabWidget>
 #include <QTest>
+#include <QWidgetAction>
+#include <QMainWindow>
 #include <QTextEdit>
 #include <QToolBar>
 #include <QToolButton>
@@ -82,13 +84,40 @@ QString describe(const QWidget *w)
 
 // Toolbar buttons take no focus, as in every desktop application; their actions must
 // then be reachable another way: a shortcut or the table's context menu.
+// The actions of the window's menu bar, which Alt and the arrow keys reach.
+QList<QAction *> menuBarActions(const QWidget *w)
+{
+    QList<QAction *> actions;
+    const auto *window = qobject_cast<const QMainWindow *>(w->window());
+    if (!window || !window->menuWidget())
+        return actions;
+    for (QAction *menu : window->menuWidget()->actions()) {
+        if (menu->menu())
+            actions += menu->menu()->actions();
+    }
+    return actions;
+}
+
 bool reachableWithoutFocus(const QWidget *w, const QList<QAction *> &contextActions)
 {
     const auto *button = qobject_cast<const QToolButton *>(w);
-    if (!button || !qobject_cast<const QToolBar *>(w->parentWidget()))
+    const auto *toolBar = qobject_cast<const QToolBar *>(w->parentWidget());
+    if (!button || !toolBar)
         return false;
-    QAction *action = button->defaultAction();
-    return action && (!action->shortcut().isEmpty() || contextActions.contains(action));
+    const QList<QAction *> inMenus = menuBarActions(w);
+    const auto reachable = [&](QAction *action) {
+        return action
+               && (!action->shortcut().isEmpty() || contextActions.contains(action) || inMenus.contains(action));
+    };
+    // The overflow button of a narrow tool bar only offers the tool bar's own actions.
+    if (w->objectName() == QLatin1String("qt_toolbar_ext_button")) {
+        for (QAction *action : toolBar->actions()) {
+            if (!action->isSeparator() && !qobject_cast<QWidgetAction *>(action) && !reachable(action))
+                return false;
+        }
+        return true;
+    }
+    return reachable(button->defaultAction());
 }
 
 // Every problem found under `root`, one line each; empty when all is well.

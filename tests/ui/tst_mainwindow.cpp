@@ -29,6 +29,10 @@
 #include <QTableWidget>
 #include <QTabWidget>
 #include <QTest>
+#include <QToolButton>
+#include <QToolBar>
+#include <QMenu>
+#include <QMenuBar>
 #include <QTimer>
 
 using namespace sd;
@@ -60,6 +64,7 @@ private Q_SLOTS:
     void extendTimeout();
     void pauseAndResume();
     void filterBar();
+    void menuBarHoldsEveryAction();
     void staleBannerWhenBackendStops();
     void remembersRefreshInterval();
     void switchesToACustomProfile();
@@ -428,6 +433,43 @@ void TestMainWindow::filterBar()
     QVERIFY(edit->text().isEmpty());
     QCOMPARE(view->model()->rowCount(), 2);
     QVERIFY(!clear->isVisible());
+}
+
+// The menus a desktop user expects, with Quit outside the tray, and the headline
+// actions with their text in the tool bar.
+void TestMainWindow::menuBarHoldsEveryAction()
+{
+    m_window = makeWindow();
+    QMenuBar *bar = m_window->menuBar();
+    QStringList titles;
+    for (QAction *menu : bar->actions())
+        titles.append(menu->text());
+    QCOMPARE(titles, (QStringList{QStringLiteral("&File"), QStringLiteral("&Sandbox"), QStringLiteral("&View"),
+                                  QStringLiteral("&Help")}));
+    const auto entries = [bar](int index) {
+        QStringList texts;
+        for (QAction *action : bar->actions().at(index)->menu()->actions()) {
+            if (!action->isSeparator())
+                texts.append(action->text());
+        }
+        return texts;
+    };
+    QCOMPARE(entries(0), (QStringList{QStringLiteral("&New sandbox…"), QStringLiteral("&Profiles…"), QStringLiteral("&Quit")}));
+    QVERIFY(entries(1).contains(QStringLiteral("Kill all &orphans…")));
+    QVERIFY(entries(1).contains(QStringLiteral("&Extend timeout…")));
+    QVERIFY(entries(2).contains(QStringLiteral("Creations history")));
+    QCOMPARE(entries(3), QStringList{QStringLiteral("&About Sandbox Desk")});
+    auto *quit = m_window->findChild<QAction *>(QStringLiteral("quitAction"));
+    QCOMPARE(quit->shortcut(), QKeySequence(Qt::CTRL | Qt::Key_Q));
+
+    auto *toolBar = m_window->findChild<QToolBar *>(QStringLiteral("mainToolBar"));
+    for (QAction *action : {m_window->killAction(), m_window->findChild<QAction *>(QStringLiteral("kill-orphansAction")),
+                            m_window->findChild<QAction *>(QStringLiteral("extendAction"))}) {
+        QVERIFY(action);
+        auto *button = qobject_cast<QToolButton *>(toolBar->widgetForAction(action));
+        QVERIFY(button);
+        QCOMPARE(button->toolButtonStyle(), Qt::ToolButtonTextBesideIcon);
+    }
 }
 
 void TestMainWindow::staleBannerWhenBackendStops()
