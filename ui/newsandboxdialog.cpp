@@ -303,8 +303,25 @@ QWidget *NewSandboxDialog::createMcpSection()
     m_jsonStatus = new QLabel(raw);
     m_jsonStatus->setObjectName(QStringLiteral("jsonStatus"));
     m_jsonStatus->setWordWrap(true);
+    // Secret option values are hidden here as in the form, until the user reveals them.
+    m_revealSecrets = new QCheckBox(tr("Show &secret values"), raw);
+    m_revealSecrets->setObjectName(QStringLiteral("revealSecrets"));
+    connect(m_revealSecrets, &QCheckBox::toggled, this, &NewSandboxDialog::writeJsonFromForm);
+    m_replaceJson = new QPushButton(tr("Replace with the &form's servers"), raw);
+    m_replaceJson->setObjectName(QStringLiteral("replaceJsonButton"));
+    m_replaceJson->hide();
+    connect(m_replaceJson, &QPushButton::clicked, this, [this] {
+        m_jsonValid = true;
+        writeJsonFromForm();
+        validate();
+    });
+    auto *rawButtons = new QHBoxLayout;
+    rawButtons->addWidget(m_revealSecrets);
+    rawButtons->addStretch();
+    rawButtons->addWidget(m_replaceJson);
     rawLayout->addWidget(m_json, 1);
     rawLayout->addWidget(m_jsonStatus);
+    rawLayout->addLayout(rawButtons);
     m_mcpTabs->addTab(raw, tr("Raw JSON"));
     return m_mcpTabs;
 }
@@ -637,13 +654,39 @@ void NewSandboxDialog::onOptionEdited(const QString &serverId, const McpOption &
 
 void NewSandboxDialog::writeJsonFromForm()
 {
+    if (!m_jsonValid) {
+        // Never drop what the user typed: keep it and say that the two now differ.
+        m_jsonStatus->setText(tr("The JSON below has an error, so the Servers form's changes are not in it: "
+                                 "fix it, or replace it with the form's servers."));
+        m_replaceJson->show();
+        return;
+    }
     m_syncing = true;
-    const auto config = mcpConfig();
+    std::optional<QJsonObject> config = mcpConfig();
+    bool hidden = false;
+    if (config && !m_revealSecrets->isChecked()) {
+        for (auto server = config->begin(); server != config->end(); ++server) {
+            QJsonObject options = server.value().toObject();
+            for (const McpOption &option : m_catalog.server(server.key()).options) {
+                if (option.secret && options.contains(option.name)) {
+                    options.insert(option.name, QStringLiteral("••••••••"));
+                    hidden = true;
+                }
+            }
+            *server = options;
+        }
+    }
     m_json->setPlainText(config ? QString::fromUtf8(QJsonDocument(*config).toJson(QJsonDocument::Indented))
                                 : QString());
+    // Hidden values cannot be edited as text; revealing them makes the JSON editable.
+    m_jsonMasked = hidden;
+    m_json->setReadOnly(hidden);
+    m_json->setToolTip(hidden ? tr("Secret values are hidden: tick \"Show secret values\" to edit the JSON")
+                              : QString());
     m_jsonValid = true;
     m_jsonError.clear();
     m_jsonStatus->clear();
+    m_replaceJson->hide();
     m_syncing = false;
 }
 
@@ -666,9 +709,9 @@ void NewSandboxDialog::onJsonEdited()
                 m_mcp.insert(it.key(), it.value().toObject());
         }
     }
-    m_jsonStatus->setText(m_jsonValid ? QString()
-                                      : QStringLiteral("<span style=\"color:#d63b3b\">%1</span>")
-                                            .arg(m_jsonError.toHtmlEscaped()));
+    // The error itself is said once, in the dialog's problem line.
+    m_jsonStatus->clear();
+    m_replaceJson->setVisible(false);
     if (m_jsonValid) {
         followMcpTemplate();
         m_syncing = true;
@@ -708,6 +751,11 @@ void NewSandboxDialog::setMcpJson(const QString &text)
 
 QString NewSandboxDialog::mcpJson() const
 {
+    // With secret values hidden on screen, the configuration itself is the form's.
+    if (m_jsonMasked) {
+        const auto config = mcpConfig();
+        return config ? QString::fromUtf8(QJsonDocument(*config).toJson(QJsonDocument::Indented)) : QString();
+    }
     return m_json->toPlainText();
 }
 

@@ -126,6 +126,9 @@ private:
     QString m_shownServer;
     QPlainTextEdit *m_json = nullptr;
     QLabel *m_jsonStatus = nullptr;
+    QCheckBox *m_revealSecrets = nullptr;
+    QPushButton *m_replaceJson = nullptr;
+    bool m_jsonMasked = false; ///< the raw tab shows the form's JSON with secret values hidden
     QLabel *m_problem = nullptr;
     QCheckBox *m_force = nullptr;
     QPushButton *m_createButton = nullptr;

@@ -26,6 +26,7 @@
 #include <QTableWidget>
 #include <QTreeWidget>
 #include <QTest>
+#include <QJsonObject>
 
 using namespace sd;
 
@@ -61,6 +62,8 @@ private Q_SLOTS:
     void badMetadataDisablesCreate();
     void formAndRawJsonStayInSync();
     void spaceTicksTheVisibleServer();
+    void handTypedJsonSurvivesAFormEdit();
+    void rawJsonHidesSecrets();
     void secretOptionsAreMasked();
     void successfulCreationThroughTheDialog();
     void successfulMcpCreationShowsGatewayOutput();
@@ -164,8 +167,11 @@ void TestNewSandboxDialog::badJsonDisablesCreate()
     // The parse error points at line and column.
     QVERIFY2(dialog->validationMessage().contains(QStringLiteral("line 4")), qPrintable(dialog->validationMessage()));
     QVERIFY(dialog->validationMessage().contains(QStringLiteral("column")));
-    auto *status = dialog->findChild<QLabel *>(QStringLiteral("jsonStatus"));
-    QVERIFY(status->text().contains(QStringLiteral("line 4")));
+    // Said once: no other label repeats it.
+    int saying = 0;
+    for (QLabel *label : dialog->findChildren<QLabel *>())
+        saying += label->text().contains(QStringLiteral("line 4")) ? 1 : 0;
+    QCOMPARE(saying, 1);
 
     // Clicking the disabled button allocates nothing.
     dialog->findChild<QPushButton *>(QStringLiteral("createButton"))->click();
@@ -276,6 +282,53 @@ void TestNewSandboxDialog::spaceTicksTheVisibleServer()
     QTest::keyClick(list, Qt::Key_Space);
     const QJsonObject json = QJsonDocument::fromJson(dialog->mcpJson().toUtf8()).object();
     QCOMPARE(json.keys(), QStringList{QStringLiteral("duckduckgo")});
+}
+
+// Invalid JSON typed by hand is not thrown away by a change in the Servers form.
+void TestNewSandboxDialog::handTypedJsonSurvivesAFormEdit()
+{
+    auto dialog = makeDialog();
+    const QString typed = QStringLiteral("{\n  \"fetch\": {\n    \"x\": \n}");
+    dialog->setMcpJson(typed);
+    QVERIFY(!dialog->canCreate());
+    QVERIFY(dialog->pickServer(QStringLiteral("duckduckgo")));
+    QCOMPARE(dialog->mcpJson(), typed);
+    auto *status = dialog->findChild<QLabel *>(QStringLiteral("jsonStatus"));
+    QVERIFY2(status->text().contains(QStringLiteral("not in it")), qPrintable(status->text()));
+    auto *replace = dialog->findChild<QPushButton *>(QStringLiteral("replaceJsonButton"));
+    QVERIFY(!replace->isHidden());
+    replace->click();
+    const QJsonObject json = QJsonDocument::fromJson(dialog->mcpJson().toUtf8()).object();
+    QVERIFY(json.contains(QStringLiteral("duckduckgo")));
+    QVERIFY(dialog->canCreate());
+}
+
+// The raw JSON hides secret option values like the form does, unless revealed.
+void TestNewSandboxDialog::rawJsonHidesSecrets()
+{
+    McpServer secretServer;
+    McpOption secretOption;
+    for (const McpServer &server : McpCatalog::instance().servers()) {
+        for (const McpOption &option : server.options) {
+            if (option.secret && option.type == QLatin1String("string") && !secretServer.isValid()) {
+                secretServer = server;
+                secretOption = option;
+            }
+        }
+    }
+    QVERIFY(secretServer.isValid());
+    auto dialog = makeDialog();
+    QVERIFY(dialog->pickServer(secretServer.id));
+    const QString secret = QStringLiteral("s3cret-value-for-the-raw-tab");
+    QVERIFY(dialog->setOptionText(secretOption.name, secret));
+    auto *raw = dialog->findChild<QPlainTextEdit *>(QStringLiteral("mcpJson"));
+    QVERIFY(!raw->toPlainText().contains(secret));
+    QVERIFY(raw->toPlainText().contains(secretOption.name));
+    QVERIFY(raw->isReadOnly());
+    QVERIFY(dialog->mcpJson().contains(secret)); // the configuration keeps it
+    dialog->findChild<QCheckBox *>(QStringLiteral("revealSecrets"))->setChecked(true);
+    QVERIFY(raw->toPlainText().contains(secret));
+    QVERIFY(!raw->isReadOnly());
 }
 
 void TestNewSandboxDialog::secretOptionsAreMasked()
