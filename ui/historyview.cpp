@@ -261,6 +261,7 @@ void CreationHistoryView::setJournal(CreationJournal *journal)
     if (m_journal)
         m_journal->disconnect(this);
     m_journal = journal;
+    m_listed.reset(); // another API: its list is not known yet
     if (m_journal)
         connect(m_journal, &CreationJournal::creationChanged, this,
             &CreationHistoryView::onCreationChanged);
@@ -334,6 +335,14 @@ void CreationHistoryView::fillRow(QTreeWidgetItem *item, const CreationRecord &r
         4, Qt::AccessibleTextRole, failed ? tr("%1 (failed)").arg(item->text(4)) : QVariant());
 }
 
+void CreationHistoryView::setListedSandboxes(const QSet<QString> &sandboxIds)
+{
+    if (m_listed == sandboxIds)
+        return;
+    m_listed = sandboxIds;
+    showSelected();
+}
+
 bool CreationHistoryView::select(const QString &creationId)
 {
     QTreeWidgetItem *item = m_rows.value(creationId);
@@ -385,8 +394,14 @@ void CreationHistoryView::showSelected()
                      .arg(failedColor().name(), r.error.toHtmlEscaped());
     if (r.rollback)
         lines << tr("Rollback: %1.").arg(rollbackText(*r.rollback).toHtmlEscaped());
-    if (r.orphanReason)
+    if (r.orphanReason == OrphanReason::RollbackFailed && m_listed && !r.sandboxId.isEmpty()) {
+        // The list says what became of it since.
+        const bool running = m_listed->contains(r.sandboxId);
+        lines << (running ? tr("The sandbox is still running: the orphan list flags it (rollback failed).")
+                          : tr("The sandbox is no longer running (removed since, or its timeout ended)."));
+    } else if (r.orphanReason) {
         lines << orphanText(*r.orphanReason).toHtmlEscaped();
+    }
     if (!r.orphansKilled.isEmpty())
         lines << tr("Removed later as orphans: %1")
                      .arg(r.orphansKilled.join(QStringLiteral(", ")).toHtmlEscaped());

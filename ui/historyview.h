@@ -2,6 +2,8 @@
 
 #include <QHash>
 #include <QPointer>
+#include <optional>
+#include <QSet>
 #include <QWidget>
 
 class QLabel;
@@ -48,6 +50,9 @@ public:
     /// Not owned; the view follows its creationChanged() signal.
     void setJournal(CreationJournal *journal);
     void reload();
+    /// The sandboxes the last good refresh listed: a creation whose rollback failed is
+    /// then said to be still running, or no longer, instead of "may still be running".
+    void setListedSandboxes(const QSet<QString> &sandboxIds);
     /// Selects a creation by id; false if the list does not show it.
     bool select(const QString &creationId);
 
@@ -82,6 +87,7 @@ private:
     QLabel *m_searchStatus;
     QHash<QString, QTreeWidgetItem *> m_rows; ///< list() rows by creation id
     QString m_shownCreation; ///< the creation whose stderr is shown, to keep its scroll
+    std::optional<QSet<QString>> m_listed; ///< unknown until the window's first good refresh
 };
 
 } // namespace sd

@@ -843,6 +843,11 @@ void MainWindow::onListFinished(Job *job)
     }
     const auto *list = static_cast<ListSandboxesJob *>(job);
     m_model->setSandboxes(list->sandboxes());
+    QSet<QString> listed;
+    listed.reserve(list->sandboxes().size());
+    for (const Sandbox &sandbox : list->sandboxes())
+        listed.insert(sandbox.sandboxId);
+    m_history->setListedSandboxes(listed);
     scanOrphans(list->sandboxes());
     m_model->setStale(false);
     m_lastGoodRefresh = QDateTime::currentDateTime();

@@ -320,6 +320,41 @@ private Q_SLOTS:
             m_failed);
     }
 
+    // A rollback that failed leaves a sandbox that may run: once the window has listed
+    // the sandboxes, the history says whether it still does.
+    void rollbackFailedSaysWhatBecameOfTheSandbox()
+    {
+        CreationJournal journal(m_dir.filePath(QStringLiteral("rollback-failed.jsonl")));
+        QVERIFY(journal.open());
+        QVERIFY(m_backend.setFaults({ rule(QStringLiteral("DELETE"), QStringLiteral("/sandboxes/*"),
+            QStringLiteral("status"), 20, 500) }));
+        CreationRequest broken;
+        broken.templateId = QStringLiteral("base");
+        broken.mcp = QJsonObject { { QStringLiteral("duckduckgo"), QJsonObject {} } };
+        auto job = std::make_unique<CreationJob>(
+            m_backend.creationContext(&journal, QStringLiteral("history-test")), broken);
+        job->setAutoDelete(false);
+        QVERIFY(sd::test::runJob(job.get(), kWait));
+        QVERIFY(m_backend.clearFaults());
+        QCOMPARE(str(job->state()), str(CreationState::RollbackFailed));
+        const QString sandboxId = job->sandboxId();
+
+        CreationHistoryView view;
+        view.setJournal(&journal);
+        QVERIFY(view.select(job->creationId()));
+        QVERIFY2(view.summary()->text().contains(QLatin1String("may still be running")),
+            qPrintable(view.summary()->text()));
+        view.setListedSandboxes({ sandboxId });
+        QVERIFY2(view.summary()->text().contains(QLatin1String("The sandbox is still running")),
+            qPrintable(view.summary()->text()));
+        KillSandboxJob kill(m_backend.network(), m_backend.settings(), sandboxId);
+        kill.setAutoDelete(false);
+        QVERIFY(sd::test::runJob(&kill, kWait));
+        view.setListedSandboxes({});
+        QVERIFY2(view.summary()->text().contains(QLatin1String("no longer running")),
+            qPrintable(view.summary()->text()));
+    }
+
     void compactionElsewhereDropsItsRows()
     {
         const QString path = m_dir.filePath(QStringLiteral("copy.jsonl"));
