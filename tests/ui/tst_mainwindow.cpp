@@ -380,11 +380,14 @@ void TestMainWindow::suspectedOrphansAreKilledOnlyWhenChosen()
         QVERIFY(!box->checkBox()->isChecked());
         box->checkBox()->setChecked(include);
         QSignalSpy done(m_window.get(), &MainWindow::actionsFinished);
+        QSignalSpy refreshed(m_window.get(), &MainWindow::refreshed);
         box->findChild<QPushButton *>(QStringLiteral("confirmKillButton"))->click();
-        if (include)
+        if (include) {
             QVERIFY(done.wait(kWait));
-        else
+            QTRY_VERIFY_WITH_TIMEOUT(!refreshed.isEmpty(), kWait); // the refresh that follows
+        } else {
             QVERIFY(refreshWindow());
+        }
         QCOMPARE(backendIds(), include ? QStringList() : QStringList{leftover});
     }
 }
