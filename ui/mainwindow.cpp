@@ -848,7 +848,7 @@ void MainWindow::onListFinished(Job *job)
     for (const Sandbox &sandbox : list->sandboxes())
         listed.insert(sandbox.sandboxId);
     m_history->setListedSandboxes(listed);
-    scanOrphans(list->sandboxes());
+    scanOrphans(list->sandboxes(), list->serverDate());
     m_model->setStale(false);
     m_lastGoodRefresh = QDateTime::currentDateTime();
     if (!m_pendingSelection.isEmpty()) {
@@ -889,7 +889,7 @@ CreationJournal *MainWindow::journal() const
     return m_session ? m_session->journal() : nullptr;
 }
 
-void MainWindow::scanOrphans(const QList<Sandbox> &sandboxes)
+void MainWindow::scanOrphans(const QList<Sandbox> &sandboxes, const QDateTime &serverDate)
 {
     if (!m_session)
         return;
@@ -897,7 +897,7 @@ void MainWindow::scanOrphans(const QList<Sandbox> &sandboxes)
         m_scanJob->cancel();
     if (journal())
         journal()->refresh(); // the command-line mode may have written to it
-    OrphanScanJob *scan = m_session->detector()->scan(sandboxes, this);
+    OrphanScanJob *scan = m_session->detector()->scan(sandboxes, serverDate, this);
     m_scanJob = scan;
     connect(scan, &Job::finished, this, [this, scan] {
         if (scan->hasError())
@@ -907,7 +907,8 @@ void MainWindow::scanOrphans(const QList<Sandbox> &sandboxes)
         QStringList fresh;
         QSet<QString> now;
         for (const Orphan &orphan : std::as_const(m_orphans)) {
-            flags.insert(orphan.sandboxId, {orphanReasonText(orphan.reason), orphan.evidence});
+            flags.insert(orphan.sandboxId,
+                         {orphanReasonText(orphan.reason), orphan.evidence, orphan.isSuspected()});
             now.insert(orphan.sandboxId);
             if (!m_knownOrphans.contains(orphan.sandboxId))
                 fresh.append(orphan.sandboxId);
@@ -966,26 +967,45 @@ void MainWindow::killAllOrphans()
     const QList<Orphan> orphans = m_orphans;
     if (orphans.isEmpty())
         return;
-    QStringList ids;
+    QStringList certainIds;
+    QStringList suspectedIds;
     for (const Orphan &orphan : orphans)
-        ids.append(orphan.sandboxId);
+        (orphan.isSuspected() ? suspectedIds : certainIds).append(orphan.sandboxId);
     auto *box = new QMessageBox(QMessageBox::Warning, tr("Kill all orphans"),
-                                tr("Kill %n orphan sandbox(es)?", nullptr, int(ids.size())),
+                                certainIds.isEmpty()
+                                    ? tr("No orphan is certainly ours; %n is only suspected.", nullptr,
+                                         int(suspectedIds.size()))
+                                    : tr("Kill %n orphan sandbox(es)?", nullptr, int(certainIds.size())),
                                 QMessageBox::Cancel, this);
     box->setObjectName(QStringLiteral("killConfirmation"));
-    box->setInformativeText(idList(ids));
+    QString details = idList(certainIds);
+    if (!suspectedIds.isEmpty()) {
+        // Suspected ones are other clients' sandboxes that only look abandoned: they
+        // are killed only when chosen here.
+        details += (details.isEmpty() ? QString() : QStringLiteral("\n\n"))
+                   + tr("Suspected (not created by this app, no MCP gateway running):") + QLatin1Char('\n')
+                   + idList(suspectedIds);
+        auto *include = new QCheckBox(tr("Also kill the %n &suspected one(s)", nullptr, int(suspectedIds.size())));
+        include->setObjectName(QStringLiteral("includeSuspected"));
+        box->setCheckBox(include);
+    }
+    box->setInformativeText(details);
     QPushButton *kill = box->addButton(tr("Kill"), QMessageBox::DestructiveRole);
     kill->setObjectName(QStringLiteral("confirmKillButton"));
     box->setDefaultButton(QMessageBox::Cancel);
     box->setAttribute(Qt::WA_DeleteOnClose);
-    connect(box, &QMessageBox::finished, this, [this, box, kill, orphans, ids] {
+    connect(box, &QMessageBox::finished, this, [this, box, kill, orphans] {
         if (box->clickedButton() != kill)
             return;
+        const QList<Orphan> chosen = orphansToKill(orphans, box->checkBox() && box->checkBox()->isChecked());
+        if (chosen.isEmpty())
+            return;
+        const int count = int(chosen.size());
         // The journal records each kill, so the history shows the orphan was cleared.
-        auto *job = new KillOrphansJob(m_network, m_connection, journal(), orphans, {}, this);
-        startActionJobs({job}, tr("Killing %n orphan(s)…", nullptr, int(ids.size())), tr("kills"),
+        auto *job = new KillOrphansJob(m_network, m_connection, journal(), chosen, {}, this);
+        startActionJobs({job}, tr("Killing %n orphan(s)…", nullptr, count), tr("kills"),
                         [this](const QStringList &) { killAllOrphans(); });
-        m_actionDoneText = tr("Killed %n orphan(s).", nullptr, int(ids.size()));
+        m_actionDoneText = tr("Killed %n orphan(s).", nullptr, count);
     });
     box->open();
 }

@@ -188,7 +188,7 @@ private:
     QList<Session *> liveSessions() const;
     int runningCreations() const;
     void finishQuit();
-    void scanOrphans(const QList<Sandbox> &sandboxes);
+    void scanOrphans(const QList<Sandbox> &sandboxes, const QDateTime &serverDate);
     void killAllOrphans();
     void extendSelected();
     void copyToClipboard(const QString &text, const QString &what);

@@ -192,6 +192,44 @@ int start(const QByteArray &configText, const char *argv0)
     return ExitOk;
 }
 
+// TEST ONLY. With SD_TEST_GATEWAY_ECHO=1 in the environment the gateway misbehaves on
+// purpose, as a careless one would: it prints its whole configuration to stderr (as
+// given, and each number as printf's %g), in pieces of 1, 2, 3… bytes, each its own
+// write, so every secret reaches the reader split somewhere; then it fails. With
+// SD_TEST_GATEWAY_FLOOD=N it first prints N bytes of filler; with SD_TEST_GATEWAY_HANG=1
+// it never ends instead of failing (a gateway that never starts). The creation tests use
+// it to check that no form of a secret gets through and that the end is kept.
+int echoConfigForTests(const QByteArray &configText)
+{
+    QByteArray text = qgetenv("SD_TEST_GATEWAY_FLOOD").toLongLong() > 0
+        ? QByteArray(qgetenv("SD_TEST_GATEWAY_FLOOD").toLongLong(), '.') + '\n'
+        : QByteArray();
+    text += "config: " + configText + '\n';
+    const sd::McpConfigParse parsed = sd::McpConfigCheck::parse(configText);
+    for (auto server = parsed.config.begin(); server != parsed.config.end(); ++server) {
+        for (const QJsonValue &value : server->toObject()) {
+            if (value.isDouble()) {
+                char number[64];
+                std::snprintf(number, sizeof number, "%g", value.toDouble());
+                text += "number option: " + QByteArray(number) + '\n';
+            }
+        }
+    }
+    text += "the real error is at the end\n";
+    qsizetype at = 0;
+    for (qsizetype size = 1; at < text.size(); size = size % 97 + 1) {
+        const QByteArray piece = text.mid(at, size);
+        if (::write(STDERR_FILENO, piece.constData(), size_t(piece.size())) < 0)
+            return ExitFailed;
+        at += piece.size();
+        if (text.size() < 65536)
+            ::usleep(2000); // so that the reader sees the pieces one by one
+    }
+    while (qgetenv("SD_TEST_GATEWAY_HANG") == "1")
+        ::pause();
+    return ExitFailed;
+}
+
 } // namespace
 
 int main(int argc, char *argv[])
@@ -205,6 +243,8 @@ int main(int argc, char *argv[])
         printHelp();
         return ExitOk;
     }
+    if (argc == 3 && first == "--config" && qgetenv("SD_TEST_GATEWAY_ECHO") == "1")
+        return echoConfigForTests(QByteArray(argv[2]));
     if (argc == 3 && first == "--config")
         return start(QByteArray(argv[2]), argv[0]);
     if (argc == 2 && first.startsWith("--config="))

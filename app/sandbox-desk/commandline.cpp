@@ -36,7 +36,7 @@ const char *const commandLineOptions[] = { "--list", "--orphans", "--kill-orphan
 // it too, so that it refuses them with a sentence instead of a window ignoring them.
 const char *const commandLineOnlyOptions[] = { "--json", "--profile", "--api-url", "--sandbox-url",
     "--gateway-grace", "--gateway-budget", "--template", "--mcp", "--metadata", "--env",
-    "--timeout", "--force" };
+    "--timeout", "--force", "--include-suspected" };
 constexpr QLatin1String actionList("--list, --orphans, --kill-orphans, --create, --kill, --history");
 
 std::optional<quint16> parsePort(const QString &text)
@@ -83,6 +83,7 @@ QJsonObject sandboxJson(const Sandbox &sandbox, const std::optional<Orphan> &orp
     if (orphan) {
         json.insert(QStringLiteral("orphan"),
             QJsonObject { { QStringLiteral("reason"), toString(orphan->reason) },
+                { QStringLiteral("certainty"), toString(orphan->certainty) },
                 { QStringLiteral("detail"), orphan->evidence } });
     } else {
         json.insert(QStringLiteral("orphan"), QJsonValue());
@@ -210,7 +211,11 @@ CommandLine::CommandLine(QObject *parent)
         { QStringLiteral("list"), tr("List every sandbox (running and paused), orphans flagged.") },
         { QStringLiteral("orphans"),
             tr("List only the orphans; exit code 3 when there is at least one.") },
-        { QStringLiteral("kill-orphans"), tr("Kill every orphan and report each.") },
+        { QStringLiteral("kill-orphans"),
+            tr("Kill every certain orphan (ours, per the journal) and report each.") },
+        { QStringLiteral("include-suspected"),
+            tr("With --kill-orphans, kill the suspected orphans too (other clients' sandboxes "
+               "on an MCP template with no gateway running).") },
         { QStringLiteral("create"),
             tr("Create a sandbox (with --template, --mcp, --metadata, --env, --timeout).") },
         { QStringLiteral("kill"), tr("Kill the sandboxes given as arguments.") },
@@ -457,7 +462,7 @@ int CommandLine::exitCodeFor(const Error &error)
     }
 }
 
-void CommandLine::listThen(std::function<void(const QList<Sandbox> &)> next)
+void CommandLine::listThen(std::function<void(const QList<Sandbox> &, const QDateTime &)> next)
 {
     const double grace = m_parser.isSet(QStringLiteral("gateway-grace"))
         ? m_parser.value(QStringLiteral("gateway-grace")).toDouble()
@@ -473,15 +478,15 @@ void CommandLine::listThen(std::function<void(const QList<Sandbox> &)> next)
                 tr("Could not list the sandboxes: %1").arg(list->error().message()));
             return;
         }
-        next(list->sandboxes());
+        next(list->sandboxes(), list->serverDate());
     });
     list->start();
 }
 
 void CommandLine::runList()
 {
-    listThen([this](const QList<Sandbox> &sandboxes) {
-        auto *scan = m_session->detector()->scan(sandboxes, this);
+    listThen([this](const QList<Sandbox> &sandboxes, const QDateTime &serverDate) {
+        auto *scan = m_session->detector()->scan(sandboxes, serverDate, this);
         connect(scan, &Job::finished, this, [this, scan, sandboxes] {
             const bool onlyOrphans = m_action == Action::Orphans;
             QJsonArray array;
@@ -497,8 +502,11 @@ void CommandLine::runList()
                 text += QStringLiteral("%1  %2  %3  ends %4%5\n")
                             .arg(sandbox.sandboxId, sandbox.templateId, toString(sandbox.state),
                                 isoTime(sandbox.endAt),
-                                orphan ? QStringLiteral("  ORPHAN %1: %2")
-                                             .arg(toString(orphan->reason), orphan->evidence)
+                                orphan ? QStringLiteral("  %1 %2: %3")
+                                             .arg(orphan->isSuspected()
+                                                     ? QStringLiteral("SUSPECTED ORPHAN")
+                                                     : QStringLiteral("ORPHAN"),
+                                                 toString(orphan->reason), orphan->evidence)
                                        : QString());
             }
             if (m_json) {
@@ -516,11 +524,13 @@ void CommandLine::runList()
 
 void CommandLine::runKillOrphans()
 {
-    listThen([this](const QList<Sandbox> &sandboxes) {
-        auto *scan = m_session->detector()->scan(sandboxes, this);
+    listThen([this](const QList<Sandbox> &sandboxes, const QDateTime &serverDate) {
+        auto *scan = m_session->detector()->scan(sandboxes, serverDate, this);
         connect(scan, &Job::finished, this, [this, scan] {
-            auto *kill = new KillOrphansJob(
-                m_network, m_settings, m_session->journal(), scan->orphans(), {}, this);
+            const bool includeSuspected = m_parser.isSet(QStringLiteral("include-suspected"));
+            const QList<Orphan> chosen = orphansToKill(scan->orphans(), includeSuspected);
+            auto *kill
+                = new KillOrphansJob(m_network, m_settings, m_session->journal(), chosen, {}, this);
             if (!m_json) {
                 connect(kill, &KillOrphansJob::orphanDone, this,
                     [this](const QString &id, const QString &error) {
@@ -528,7 +538,12 @@ void CommandLine::runKillOrphans()
                                                   : tr("FAILED %1: %2\n").arg(id, error));
                     });
             }
-            connect(kill, &Job::finished, this, [this, kill] {
+            QStringList left;
+            for (const Orphan &orphan : scan->orphans()) {
+                if (orphan.isSuspected() && !includeSuspected)
+                    left << orphan.sandboxId;
+            }
+            connect(kill, &Job::finished, this, [this, kill, left] {
                 QJsonArray failed;
                 for (const KillOrphansJob::Failure &failure : kill->failed())
                     failed.append(QJsonObject { { QStringLiteral("sandboxId"), failure.sandboxId },
@@ -536,9 +551,16 @@ void CommandLine::runKillOrphans()
                 if (m_json) {
                     printJson(QJsonDocument(QJsonObject {
                         { QStringLiteral("killed"), QJsonArray::fromStringList(kill->killed()) },
-                        { QStringLiteral("failed"), failed } }));
-                } else if (kill->killed().isEmpty() && failed.isEmpty()) {
-                    printText(tr("No orphans.\n"));
+                        { QStringLiteral("failed"), failed },
+                        { QStringLiteral("suspectedLeft"), QJsonArray::fromStringList(left) } }));
+                } else {
+                    if (kill->killed().isEmpty() && failed.isEmpty())
+                        printText(tr("No certain orphans.\n"));
+                    if (!left.isEmpty())
+                        printText(tr("Left %n suspected orphan(s): %1 (--include-suspected kills "
+                                     "them too).\n",
+                            nullptr, int(left.size()))
+                                      .arg(left.join(QStringLiteral(", "))));
                 }
                 finish(failed.isEmpty() ? Success : Failed);
             });

@@ -72,7 +72,7 @@ private:
 
     void resolveConnection(std::function<void()> next);
     bool openSession(const QStringList &legacyJournalKeys);
-    void listThen(std::function<void(const QList<Sandbox> &)> next);
+    void listThen(std::function<void(const QList<Sandbox> &, const QDateTime &)> next);
     void runList();
     void runKillOrphans();
     void runCreate();

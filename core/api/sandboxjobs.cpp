@@ -1,6 +1,7 @@
 #include "sandboxjobs.h"
 
 #include <QJsonArray>
+#include <QLocale>
 #include <QNetworkReply>
 
 namespace sd {
@@ -141,6 +142,12 @@ void ListSandboxesJob::parseReply(int, const QByteArray &body, QNetworkReply *re
             return;
         }
         page.append(*sandbox);
+    }
+    if (m_pages == 0) {
+        // An HTTP-date: "Thu, 03 Dec 2026 09:08:30 GMT".
+        m_serverDate = QLocale::c().toDateTime(QString::fromLatin1(reply->rawHeader("Date")),
+            QStringLiteral("ddd, dd MMM yyyy hh:mm:ss 'GMT'"));
+        m_serverDate.setTimeSpec(Qt::UTC);
     }
     ++m_pages;
     m_sandboxes += page;

@@ -80,6 +80,10 @@ public:
     int totalRunning() const { return m_totalRunning; }
     /// The token of the page after the last one received (empty: that was the last).
     QString nextToken() const { return m_nextToken; }
+    /// The server's time (its `Date` header) when it answered the first page; invalid
+    /// when it sent none. Ages of listed sandboxes are measured against it, so a local
+    /// clock that is off does not matter.
+    QDateTime serverDate() const { return m_serverDate; }
 
 Q_SIGNALS:
     /// Emitted for each page as it arrives, before the next one is asked for.
@@ -95,6 +99,7 @@ private:
     QList<Sandbox> m_sandboxes;
     int m_pages = 0;
     int m_totalRunning = -1;
+    QDateTime m_serverDate;
 };
 
 /// GET /sandboxes/{id}: the SandboxDetail.

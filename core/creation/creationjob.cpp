@@ -11,6 +11,8 @@
 #include <QRegularExpression>
 #include <QUuid>
 
+#include <climits>
+
 #include <cmath>
 #include <memory>
 
@@ -22,22 +24,6 @@ const QString creationTag = QStringLiteral("sandbox-desk.creation");
 const QString installTag = QStringLiteral("sandbox-desk.install");
 const QString reservedPrefix = QStringLiteral("sandbox-desk.");
 constexpr int maxTimeoutSeconds = 24 * 60 * 60;
-
-void collectStrings(const QJsonValue &value, QStringList *out)
-{
-    if (value.isString()) {
-        out->append(value.toString());
-    } else if (value.isDouble()) {
-        out->append(QString::number(value.toDouble()));
-    } else if (value.isArray()) {
-        for (const QJsonValue &item : value.toArray())
-            collectStrings(item, out);
-    } else if (value.isObject()) {
-        const QJsonObject object = value.toObject();
-        for (auto it = object.begin(); it != object.end(); ++it)
-            collectStrings(it.value(), out);
-    }
-}
 
 /// The create may have happened on the server although we have no answer.
 bool isAmbiguous(const CreateSandboxJob *job)
@@ -73,17 +59,12 @@ CreationJob::CreationJob(CreationContext context, CreationRequest request, QObje
         m_gatewayToken = QUuid::createUuid().toString(QUuid::WithoutBraces);
 
     // Everything that must never reach the journal, the signals or the logs.
-    QStringList secrets = m_request.envVars.values();
+    for (const QString &value : m_request.envVars)
+        m_redactor.addSecret(value);
     if (m_request.mcp)
-        collectStrings(*m_request.mcp, &secrets);
-    secrets << m_gatewayToken << m_context.connection.apiKey;
-    for (const QString &secret : std::as_const(secrets)) {
-        if (secret.size() >= 4 && !m_secrets.contains(secret))
-            m_secrets << secret;
-    }
-    // Longest first, so a secret containing another is masked whole.
-    std::sort(m_secrets.begin(), m_secrets.end(),
-        [](const QString &a, const QString &b) { return a.size() > b.size(); });
+        m_redactor.addSecretsIn(*m_request.mcp);
+    m_redactor.addSecret(m_gatewayToken);
+    m_redactor.addSecret(m_context.connection.apiKey);
 
     // The journal may go first (e.g. both owned by one object); QPointer notices.
     m_journalAlive = m_context.journal;
@@ -104,22 +85,9 @@ CreationJob::~CreationJob()
 
 QString CreationJob::errorMessage() const { return redact(m_firstError.message()); }
 
-QString CreationJob::redact(QString text) const
-{
-    for (const QString &secret : m_secrets)
-        text.replace(secret, QStringLiteral("[redacted]"));
-    return text;
-}
+QString CreationJob::redact(QString text) const { return m_redactor.redact(text); }
 
-QByteArray CreationJob::redact(const QByteArray &data) const
-{
-    if (m_secrets.isEmpty())
-        return data;
-    QByteArray out = data;
-    for (const QString &secret : m_secrets)
-        out.replace(secret.toUtf8(), QByteArrayLiteral("[redacted]"));
-    return out;
-}
+QByteArray CreationJob::redact(const QByteArray &data) const { return m_redactor.redact(data); }
 
 void CreationJob::setState(CreationState state)
 {
@@ -262,8 +230,7 @@ void CreationJob::onAllocated()
         return;
     if (!job->hasError()) {
         m_sandbox = job->sandbox();
-        if (m_sandbox.envdAccessToken.size() >= 4)
-            m_secrets.prepend(m_sandbox.envdAccessToken);
+        m_redactor.addSecret(m_sandbox.envdAccessToken);
         journalled(m_context.journal->recordSandboxId(m_creationId, m_sandbox.sandboxId));
         Q_EMIT sandboxAllocated(m_sandbox.sandboxId);
         if (!rollBackIfStopped())
@@ -358,32 +325,58 @@ void CreationJob::startGateway()
     // The server's deadline comes after ours, so the budget is what the user reads.
     job->setConnectTimeoutMs(int(m_context.gatewayBudget.count()) + 5000);
     m_step = job;
+    // Masked on the stream: a secret may arrive split across two pieces.
+    m_stdout.redactor = m_redactor;
+    m_stderr.redactor = m_redactor;
     connect(job, &ProcessStreamJob::stdoutReceived, this, [this](const QByteArray &chunk) {
-        appendOutput(&m_stdout, &m_stdoutCapped, chunk, false);
+        appendOutput(&m_stdout, m_stdout.redactor.feed(chunk), false);
     });
-    connect(job, &ProcessStreamJob::stderrReceived, this,
-        [this](const QByteArray &chunk) { appendOutput(&m_stderr, &m_stderrCapped, chunk, true); });
+    connect(job, &ProcessStreamJob::stderrReceived, this, [this](const QByteArray &chunk) {
+        appendOutput(&m_stderr, m_stderr.redactor.feed(chunk), true);
+    });
     connect(job, &Job::finished, this, &CreationJob::onGatewayFinished);
     m_budgetTimer.start(m_context.gatewayBudget);
     job->start();
 }
 
-void CreationJob::appendOutput(
-    QByteArray *buffer, bool *capped, const QByteArray &chunk, bool isStderr)
+QByteArray CreationJob::Output::text() const { return tail(maxOutputBytes); }
+
+QByteArray CreationJob::Output::tail(int maxBytes) const
 {
-    if (*capped)
+    const qint64 dropped = cut + qMax<qint64>(0, kept.size() - maxBytes);
+    if (dropped == 0)
+        return kept;
+    QByteArray head
+        = tr("[first %n byte(s) of output cut]\n", nullptr, int(qMin<qint64>(dropped, INT_MAX)))
+              .toUtf8();
+    QByteArray end = kept.right(qMax<qsizetype>(0, maxBytes - head.size()));
+    // Do not start in the middle of a UTF-8 sequence.
+    while (!end.isEmpty() && (uchar(end.at(0)) & 0xC0) == 0x80)
+        end.remove(0, 1);
+    return head + end;
+}
+
+void CreationJob::appendOutput(Output *output, const QByteArray &masked, bool isStderr)
+{
+    if (masked.isEmpty())
         return;
-    QByteArray data = redact(chunk);
-    const qsizetype room = maxOutputBytes - buffer->size();
-    if (data.size() > room) {
-        data = data.left(room) + tr("\n[output truncated at 1 MiB]\n").toUtf8();
-        *capped = true;
+    output->kept.append(masked);
+    // Keep the end, where the error usually is; the live view saw all of it.
+    if (output->kept.size() > maxOutputBytes) {
+        const qsizetype excess = output->kept.size() - maxOutputBytes;
+        output->kept.remove(0, excess);
+        output->cut += excess;
     }
-    buffer->append(data);
     if (isStderr)
-        Q_EMIT gatewayStderrReceived(data);
+        Q_EMIT gatewayStderrReceived(masked);
     else
-        Q_EMIT gatewayStdoutReceived(data);
+        Q_EMIT gatewayStdoutReceived(masked);
+}
+
+void CreationJob::flushOutputs()
+{
+    appendOutput(&m_stdout, m_stdout.redactor.flush(), false);
+    appendOutput(&m_stderr, m_stderr.redactor.flush(), true);
 }
 
 void CreationJob::onGatewayFinished()
@@ -394,21 +387,32 @@ void CreationJob::onGatewayFinished()
     if (!job)
         return;
     m_exitCode = job->exitCode();
-    if (!m_stderr.isEmpty())
-        journalled(m_context.journal->recordGatewayStderr(m_creationId, m_stderr));
+    flushOutputs();
+    const QByteArray stderrText = m_stderr.text();
+    if (!stderrText.isEmpty()) {
+        journalled(m_context.journal->recordGatewayStderr(
+            m_creationId, m_stderr.tail(CreationJournal::maxStderrBytes)));
+    }
 
     const QString context = tr("Failed to start MCP gateway");
+    // A clean exit 0 is a started gateway, whatever the stream said after it.
+    const bool exitedCleanly = job->hasEnded() && job->exited() && job->exitCode() == 0;
     if (isCancelRequested()) {
         rollBack(Error::cancelled());
     } else if (m_budgetExceeded) {
-        rollBack(Error::timeout(tr("the MCP gateway did not start within %1 s")
-                                    .arg(double(m_context.gatewayBudget.count()) / 1000.0))
-                     .withContext(context));
+        QString message = tr("the MCP gateway did not start within %1 s")
+                              .arg(double(m_context.gatewayBudget.count()) / 1000.0);
+        const QString output = QString::fromUtf8(stderrText).trimmed();
+        if (!output.isEmpty())
+            message += tr("; its error output so far:\n%1").arg(output);
+        rollBack(Error::timeout(message).withContext(context));
+    } else if (exitedCleanly) {
+        extend();
     } else if (job->hasError()) {
         Error error = job->error();
         rollBack(error.withContext(context));
     } else if (!job->hasEnded() || !job->exited() || job->exitCode() != 0) {
-        QString detail = QString::fromUtf8(m_stderr).trimmed();
+        QString detail = QString::fromUtf8(stderrText).trimmed();
         if (detail.isEmpty())
             detail = job->hasEnded() ? tr("exit code %1").arg(job->exitCode())
                                      : tr("the process stream ended without an exit status");

@@ -7,6 +7,7 @@
 #include "creation/retryingkilljob.h"
 #include "journal/creationjournal.h"
 #include "mcp/mcpconfigcheck.h"
+#include "mcp/secretredactor.h"
 
 #include <QJsonObject>
 #include <QPointer>
@@ -113,9 +114,10 @@ public:
     /// What the MCP check found (warnings; errors too when forced).
     QList<McpFinding> mcpFindings() const { return m_findings; }
 
-    /// The gateway's output so far, secrets masked, capped at maxOutputBytes.
-    QByteArray gatewayStdout() const { return m_stdout; }
-    QByteArray gatewayStderr() const { return m_stderr; }
+    /// The gateway's output so far, secrets masked. Past maxOutputBytes the END is
+    /// kept (where the error usually is), after a line saying how much was cut.
+    QByteArray gatewayStdout() const { return m_stdout.text(); }
+    QByteArray gatewayStderr() const { return m_stderr.text(); }
     int gatewayExitCode() const { return m_exitCode; }
 
     static constexpr int maxOutputBytes = 1024 * 1024;
@@ -125,7 +127,8 @@ Q_SIGNALS:
     void stateChanged(sd::CreationState state);
     /// The sandbox exists (its id is journalled).
     void sandboxAllocated(const QString &sandboxId);
-    /// Gateway output as it arrives, secrets masked; one truncation marker after 1 MiB.
+    /// Gateway output as it arrives, secrets masked (a secret split across two pieces
+    /// too: up to the longest secret's length is held back until the next piece).
     void gatewayStdoutReceived(const QByteArray &data);
     void gatewayStderrReceived(const QByteArray &data);
 
@@ -154,7 +157,6 @@ private:
     /// Rolls back when the user cancelled or a journal write failed; true if it did.
     bool rollBackIfStopped();
     void keepFirstError(const Error &error);
-    void appendOutput(QByteArray *buffer, bool *capped, const QByteArray &chunk, bool isStderr);
     QString redact(QString text) const;
     QByteArray redact(const QByteArray &data) const;
 
@@ -164,7 +166,7 @@ private:
     QString m_creationId;
     QString m_templateId;
     QString m_gatewayToken;
-    QStringList m_secrets;
+    SecretRedactor m_redactor; ///< every secret of this creation
     CreationState m_state = CreationState::Validating;
     Sandbox m_sandbox;
     QList<McpFinding> m_findings;
@@ -185,10 +187,21 @@ private:
     int m_killAttempts = 0;
     QString m_lastRollbackError;
 
-    QByteArray m_stdout;
-    QByteArray m_stderr;
-    bool m_stdoutCapped = false;
-    bool m_stderrCapped = false;
+    /// One output stream of the gateway: masked on the stream, the end kept.
+    struct Output
+    {
+        SecretRedactor redactor;
+        QByteArray kept;
+        qint64 cut = 0; ///< bytes dropped from the start
+        QByteArray text() const;
+        /// The text in at most `maxBytes`, the end kept (the journal's record).
+        QByteArray tail(int maxBytes) const;
+    };
+    void appendOutput(Output *output, const QByteArray &masked, bool isStderr);
+    void flushOutputs();
+
+    Output m_stdout;
+    Output m_stderr;
     int m_exitCode = -1;
 };
 

@@ -3,6 +3,7 @@
 #include "local/processrunner.h"
 
 #include <QJsonArray>
+#include <QLocale>
 #include <QJsonDocument>
 #include <QRandomGenerator>
 #include <QUrl>
@@ -422,6 +423,11 @@ HttpResponse ControlPlane::listSandboxes(const HttpRequest &request, bool v2)
     }
     if (query.running)
         response.setHeader("X-Total-Running", QByteArray::number(totalRunning));
+    // The server's own time, as a real API sends it: clients measure ages against it.
+    response.setHeader("Date",
+        QLocale::c()
+            .toString(m_registry->now().toUTC(), QStringLiteral("ddd, dd MMM yyyy hh:mm:ss 'GMT'"))
+            .toLatin1());
     return response;
 }
 

@@ -8,8 +8,10 @@
 
 #include <QCoreApplication>
 #include <QHostInfo>
+#include <QRegularExpression>
 #include <QTimer>
 
+#include <algorithm>
 #include <cerrno>
 #include <csignal>
 
@@ -42,16 +44,55 @@ bool creatorAlive(const CreationRecord &record)
 
 bool mentionsGateway(const ProcessInfo &process)
 {
-    if (process.config.cmd.contains(gatewayTemplate))
+    if (namesGateway(process.config.cmd))
         return true;
-    for (const QString &arg : process.config.args) {
-        if (arg.contains(gatewayTemplate))
+    return std::any_of(process.config.args.begin(), process.config.args.end(),
+        [](const QString &arg) { return namesGateway(arg); });
+}
+
+/// Lines of "PID ARGV" (argv NUL-separated) with one that names the gateway, pid 1
+/// aside: the sandbox's init or jail names the gateway's folders in its own argv.
+bool processTableNamesGateway(const QByteArray &table)
+{
+    for (const QByteArray &line : table.split('\n')) {
+        const qsizetype space = line.indexOf(' ');
+        if (space <= 0 || line.left(space) == "1")
+            continue;
+        QByteArray argv = line.mid(space + 1);
+        argv.replace('\0', ' ');
+        if (namesGateway(QString::fromUtf8(argv)))
             return true;
     }
     return false;
 }
 
 } // namespace
+
+QString toString(OrphanCertainty certainty)
+{
+    return certainty == OrphanCertainty::Suspected ? QStringLiteral("suspected")
+                                                   : QStringLiteral("certain");
+}
+
+QList<Orphan> orphansToKill(const QList<Orphan> &orphans, bool includeSuspected)
+{
+    QList<Orphan> chosen;
+    std::copy_if(orphans.begin(), orphans.end(), std::back_inserter(chosen),
+        [includeSuspected](const Orphan &o) { return includeSuspected || !o.isSuspected(); });
+    return chosen;
+}
+
+bool namesGateway(QStringView argument)
+{
+    // An argument may be a whole shell command (`sh -c "exec mcp-gateway --config …"`),
+    // so each word counts; a word names the gateway when its last path component is
+    // the gateway's name, whatever runs it (an interpreter, a wrapper, a shell).
+    static const QRegularExpression separators(QStringLiteral("[\\s'\"=;&|()<>`]+"));
+    const auto words = argument.toString().split(separators, Qt::SkipEmptyParts);
+    return std::any_of(words.begin(), words.end(), [](const QString &word) {
+        return QStringView(word).mid(word.lastIndexOf(QLatin1Char('/')) + 1) == gatewayTemplate;
+    });
+}
 
 OrphanDetector::OrphanDetector(QNetworkAccessManager *network, ConnectionSettings settings,
     CreationJournal *journal, QObject *parent)
@@ -71,10 +112,7 @@ OrphanDetector::~OrphanDetector()
 
 std::optional<Orphan> OrphanDetector::judgeByJournal(const Sandbox &sandbox) const
 {
-    if (!m_journal)
-        return std::nullopt;
-    const QString tag = sandbox.metadata.value(creationTag);
-    const std::optional<CreationRecord> found = m_journal->creationOwning(sandbox.sandboxId, tag);
+    const std::optional<CreationRecord> found = ownRecord(sandbox);
     if (!found)
         return std::nullopt;
     const CreationRecord &r = *found;
@@ -124,24 +162,33 @@ std::optional<Orphan> OrphanDetector::judgeByJournal(const Sandbox &sandbox) con
     return orphan;
 }
 
-bool OrphanDetector::needsGatewayProbe(const Sandbox &sandbox) const
+std::optional<CreationRecord> OrphanDetector::ownRecord(const Sandbox &sandbox) const
+{
+    if (!m_journal)
+        return std::nullopt;
+    return m_journal->creationOwning(sandbox.sandboxId, sandbox.metadata.value(creationTag));
+}
+
+bool OrphanDetector::needsGatewayProbe(const Sandbox &sandbox, const QDateTime &serverNow) const
 {
     if (sandbox.state != SandboxState::Running)
         return false; // a paused sandbox runs nothing; envd cannot be asked
     bool withMcp = sandbox.templateId == gatewayTemplate || sandbox.alias == gatewayTemplate;
-    if (m_journal) {
-        const auto r
-            = m_journal->creationOwning(sandbox.sandboxId, sandbox.metadata.value(creationTag));
-        if (r && m_journal->isActive(r->creationId))
+    if (const std::optional<CreationRecord> r = ownRecord(sandbox)) {
+        if (m_journal->isActive(r->creationId))
             return false;
-        if (r && r->hasMcp())
-            withMcp = true;
+        if (!r->isFinished() && creatorAlive(*r))
+            return false; // in flight in another process: its gateway may be starting
+        // Ours: the journal knows whether a gateway was asked for; the template
+        // only hints at it (an mcp-gateway sandbox may be created without MCP).
+        withMcp = r->hasMcp();
     }
     if (!withMcp)
         return false;
     if (!sandbox.startedAt.isValid())
         return true;
-    return sandbox.startedAt.secsTo(now()) > qint64(m_grace.count());
+    const QDateTime at = serverNow.isValid() ? serverNow : now();
+    return sandbox.startedAt.secsTo(at) >= qint64(m_grace.count());
 }
 
 std::optional<OrphanDetector::ProbeResult> OrphanDetector::cachedProbe(
@@ -207,25 +254,23 @@ void OrphanDetector::pumpProbes()
 
 void OrphanDetector::probeProcessTable(const QString &id, const EnvdTarget &target, int listed)
 {
-    // One line per process; counts those whose program (argv[0]) is mcp-gateway, so
-    // neither this probe nor a jail naming the binary in its arguments counts.
-    const ProcessConfig config = StartProcessJob::shellCommand(QStringLiteral(
-        "for f in /proc/[0-9]*/cmdline; do { tr '\\0' ' ' < \"$f\"; } 2>/dev/null; echo; done"
-        " | grep -c '^[^ ]*mcp-gateway\\( \\|$\\)'"));
+    // One line per process, "PID ARGV" with argv NUL-separated, judged here; the
+    // script itself must not name the gateway, or it would find itself.
+    const ProcessConfig config = StartProcessJob::shellCommand(
+        QStringLiteral("for d in /proc/[0-9]*; do printf '%s ' \"${d#/proc/}\"; "
+                       "cat \"$d/cmdline\" 2>/dev/null; echo; done"));
     auto *job = new StartProcessJob(m_network, target, config, this);
     job->setConnectTimeoutMs(int(m_probeTimeout.count()));
     m_running.insert(id, job);
     QTimer::singleShot(m_probeTimeout, job, [job] { job->cancel(); });
     connect(job, &Job::finished, this, [this, job, id, listed] {
-        bool isNumber = false;
-        const int count = QString::fromUtf8(job->stdoutData()).trimmed().toInt(&isNumber);
-        if (job->hasError() || !isNumber || (job->exitCode() != 0 && job->exitCode() != 1)) {
+        if (job->hasError() || job->exitCode() != 0 || job->stdoutData().isEmpty()) {
             const QString error = job->hasError() ? job->error().message()
                                                   : tr("the process table could not be read");
             probeDone(id, { false, false, listed, error, now() });
             return;
         }
-        probeDone(id, { true, count > 0, listed, {}, now() });
+        probeDone(id, { true, processTableNamesGateway(job->stdoutData()), listed, {}, now() });
     });
     job->start();
 }
@@ -240,30 +285,53 @@ void OrphanDetector::probeDone(const QString &sandboxId, const ProbeResult &resu
     pumpProbes();
 }
 
-Orphan OrphanDetector::gatewayDown(const Sandbox &sandbox, const ProbeResult &probe) const
+Orphan OrphanDetector::gatewayDown(
+    const Sandbox &sandbox, const ProbeResult &probe, const QDateTime &at) const
 {
     Orphan orphan;
     orphan.sandboxId = sandbox.sandboxId;
     orphan.reason = OrphanReason::GatewayDown;
     orphan.creationId = sandbox.metadata.value(creationTag);
-    const qint64 minutes = sandbox.startedAt.isValid() ? sandbox.startedAt.secsTo(now()) / 60 : -1;
+    const QDateTime reference = at.isValid() ? at : now();
+    const qint64 minutes
+        = sandbox.startedAt.isValid() ? sandbox.startedAt.secsTo(reference) / 60 : -1;
+    const QString upFor = minutes < 0 ? QStringLiteral("?") : QString::number(minutes);
+    if (const std::optional<CreationRecord> r = ownRecord(sandbox)) {
+        orphan.creationId = r->creationId;
+        orphan.evidence
+            = tr("Our creation %1 asked for MCP (%2); the sandbox has been up for %3 min and no "
+                 "mcp-gateway process runs in it (envd lists %4 process(es)): its gateway is gone.")
+                  .arg(r->creationId, r->mcpServers.join(QStringLiteral(", ")), upFor)
+                  .arg(probe.processCount);
+        return orphan;
+    }
+    orphan.certainty = OrphanCertainty::Suspected;
     orphan.evidence
-        = tr("Template %1, up for %2 min, and no mcp-gateway process runs in it (envd lists %3 "
-             "process(es)): the MCP gateway failed to start and nobody removed the sandbox.")
-              .arg(sandbox.templateId, minutes < 0 ? QStringLiteral("?") : QString::number(minutes))
+        = tr("Suspected: not created by this app (no journal record), template %1, up for %2 min, "
+             "and no mcp-gateway process runs in it (envd lists %3 process(es)), as older SDKs "
+             "leave a sandbox whose MCP gateway failed to start. It may still be in use.")
+              .arg(sandbox.templateId, upFor)
               .arg(probe.processCount);
     return orphan;
 }
 
 OrphanScanJob *OrphanDetector::scan(const QList<Sandbox> &sandboxes, QObject *parent)
 {
-    return new OrphanScanJob(this, sandboxes, parent);
+    return scan(sandboxes, QDateTime(), parent);
 }
 
-OrphanScanJob::OrphanScanJob(OrphanDetector *detector, QList<Sandbox> sandboxes, QObject *parent)
+OrphanScanJob *OrphanDetector::scan(
+    const QList<Sandbox> &sandboxes, const QDateTime &serverNow, QObject *parent)
+{
+    return new OrphanScanJob(this, sandboxes, serverNow, parent);
+}
+
+OrphanScanJob::OrphanScanJob(
+    OrphanDetector *detector, QList<Sandbox> sandboxes, QDateTime serverNow, QObject *parent)
     : Job(parent)
     , m_detector(detector)
     , m_sandboxes(std::move(sandboxes))
+    , m_serverNow(std::move(serverNow))
 { }
 
 void OrphanScanJob::doStart()
@@ -281,11 +349,12 @@ void OrphanScanJob::doStart()
             m_orphans.insert(sandbox.sandboxId, *orphan);
             continue;
         }
-        if (!m_detector->needsGatewayProbe(sandbox))
+        if (!m_detector->needsGatewayProbe(sandbox, m_serverNow))
             continue;
         if (auto cached = m_detector->cachedProbe(sandbox.sandboxId)) {
             if (cached->reached && !cached->gatewayRunning)
-                m_orphans.insert(sandbox.sandboxId, m_detector->gatewayDown(sandbox, *cached));
+                m_orphans.insert(
+                    sandbox.sandboxId, m_detector->gatewayDown(sandbox, *cached, m_serverNow));
             continue;
         }
         m_waiting.insert(sandbox.sandboxId, sandbox);
@@ -305,7 +374,7 @@ void OrphanScanJob::onProbeFinished(const QString &sandboxId)
     m_waiting.erase(it);
     const auto probe = m_detector->m_cache.value(sandboxId);
     if (probe.reached && !probe.gatewayRunning)
-        m_orphans.insert(sandboxId, m_detector->gatewayDown(sandbox, probe));
+        m_orphans.insert(sandboxId, m_detector->gatewayDown(sandbox, probe, m_serverNow));
     finishIfDone();
 }
 

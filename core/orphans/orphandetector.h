@@ -22,27 +22,52 @@ class QNetworkAccessManager;
 namespace sd {
 
 class CreationJournal;
+struct CreationRecord;
 class OrphanScanJob;
+
+/// How sure we are that nobody looks after a sandbox. Certain: one of ours, and the
+/// journal says so. Suspected: no journal record (another client's), only the look of
+/// it (an MCP template with no gateway running); never removed in bulk.
+enum class OrphanCertainty
+{
+    Certain,
+    Suspected
+};
+QString toString(OrphanCertainty certainty);
 
 /// A running or paused sandbox that nobody is looking after, and why we think so.
 struct Orphan
 {
     QString sandboxId;
     OrphanReason reason = OrphanReason::Interrupted;
+    OrphanCertainty certainty = OrphanCertainty::Certain;
     QString evidence; ///< one or two sentences for people
     QString creationId; ///< our creation it came from, empty for gateway-down of others
+
+    bool isSuspected() const { return certainty == OrphanCertainty::Suspected; }
 };
+
+/// What a bulk kill removes: the certain orphans, and the suspected ones only when
+/// `includeSuspected` (someone chose them explicitly).
+QList<Orphan> orphansToKill(const QList<Orphan> &orphans, bool includeSuspected);
+
+/// Whether one entry of a process's argv names the gateway: `mcp-gateway` as a whole
+/// path component (`/usr/local/bin/mcp-gateway`, `./mcp-gateway`), not a substring.
+bool namesGateway(QStringView argument);
 
 /// Flags orphans in a listed snapshot of sandboxes.
 ///
-/// Journal rules (immediate): rollback-failed, interrupted (a creation that never
-/// reached a final state and whose sandbox is still there, by id or by its
+/// Journal rules (immediate, certain): rollback-failed, interrupted (a creation that
+/// never reached a final state and whose sandbox is still there, by id or by its
 /// `sandbox-desk.creation` tag), lost-response (tagged with one of our creations but
 /// never known by id). Probe rule (asynchronous): gateway-down for running sandboxes
-/// on the `mcp-gateway` template (or ours with MCP) up longer than the grace whose
-/// envd lists no `mcp-gateway` process; at most 4 probes at a time, each result
-/// cached for a minute. Creations running in this process are never flagged.
-/// A sandbox gets at most one reason; the journal's come first.
+/// up longer than the grace in which no process names `mcp-gateway` in its argv.
+/// For our own creations the journal decides whether a gateway was expected (it
+/// asked for MCP; certain); for others the `mcp-gateway` template does (suspected).
+/// The age is measured on the server's clock when the list's time is given. At most
+/// 4 probes at a time, each result cached for a minute. Creations running in this
+/// process, or unfinished in another live process on this host, are never flagged
+/// nor probed. A sandbox gets at most one reason; the journal's come first.
 class OrphanDetector : public QObject
 {
     Q_OBJECT
@@ -65,11 +90,16 @@ public:
     /// The journal rules for one sandbox (no network).
     std::optional<Orphan> judgeByJournal(const Sandbox &sandbox) const;
     /// True when the gateway rule applies to the sandbox (a probe would be needed).
-    bool needsGatewayProbe(const Sandbox &sandbox) const;
+    /// `serverNow` is the server's time of the list (invalid: the detector's clock).
+    bool needsGatewayProbe(const Sandbox &sandbox, const QDateTime &serverNow = {}) const;
 
-    /// Judges a snapshot: journal rules plus gateway probes. The caller starts the
+    /// Judges a snapshot: journal rules plus gateway probes. `serverNow` is the time
+    /// the server sent with the list (its `Date`); the grace is measured against it,
+    /// and against the detector's clock only when it is invalid. The caller starts the
     /// job; it finishes when every probe has answered (or failed: not flagged).
     OrphanScanJob *scan(const QList<Sandbox> &sandboxes, QObject *parent = nullptr);
+    OrphanScanJob *scan(
+        const QList<Sandbox> &sandboxes, const QDateTime &serverNow, QObject *parent = nullptr);
 
     /// How many probes have been sent over the detector's life (tests check the cache).
     int probesSent() const { return m_probesSent; }
@@ -97,7 +127,8 @@ private:
     void pumpProbes();
     void probeProcessTable(const QString &sandboxId, const EnvdTarget &target, int listed);
     void probeDone(const QString &sandboxId, const ProbeResult &result);
-    Orphan gatewayDown(const Sandbox &sandbox, const ProbeResult &probe) const;
+    Orphan gatewayDown(const Sandbox &sandbox, const ProbeResult &probe, const QDateTime &at) const;
+    std::optional<CreationRecord> ownRecord(const Sandbox &sandbox) const;
 
     QNetworkAccessManager *m_network;
     ConnectionSettings m_settings;
@@ -129,12 +160,14 @@ protected:
 
 private:
     friend class OrphanDetector;
-    OrphanScanJob(OrphanDetector *detector, QList<Sandbox> sandboxes, QObject *parent);
+    OrphanScanJob(
+        OrphanDetector *detector, QList<Sandbox> sandboxes, QDateTime serverNow, QObject *parent);
     void onProbeFinished(const QString &sandboxId);
     void finishIfDone();
 
     QPointer<OrphanDetector> m_detector;
     QList<Sandbox> m_sandboxes;
+    QDateTime m_serverNow;
     QHash<QString, Orphan> m_orphans;
     QHash<QString, Sandbox> m_waiting;
 };

@@ -628,23 +628,53 @@ private Q_SLOTS:
     {
         const Sandbox leftover = m_backend.createRaw(QStringLiteral("mcp-gateway"));
         m_backend.createRaw(QStringLiteral("base"));
-        // The sandbox must be up longer than the grace: one second, then grace 0.
-        QTest::qWait(1500);
-        const CliResult r = cli(QStringList { QStringLiteral("--orphans"), QStringLiteral("--json"),
-                                    QStringLiteral("--gateway-grace"), QStringLiteral("0") }
+        // Ours, on the gateway's template but without MCP: the journal says no gateway
+        // was asked for, so it is never gateway-down, however long it runs.
+        const CliResult created = cli(QStringList { QStringLiteral("--create"),
+                                          QStringLiteral("--template"),
+                                          QStringLiteral("mcp-gateway"), QStringLiteral("--json") }
+            + connection());
+        QCOMPARE(created.exitCode, 0);
+        const QString ours = created.json().value(QLatin1String("sandboxId")).toString();
+        QVERIFY(!ours.isEmpty());
+
+        const QStringList graceZero { QStringLiteral("--gateway-grace"), QStringLiteral("0") };
+        const CliResult r = cli(
+            QStringList { QStringLiteral("--orphans"), QStringLiteral("--json") } + graceZero
             + connection());
         QCOMPARE(r.exitCode, 3);
         const QJsonArray list = r.json().value(QLatin1String("sandboxes")).toArray();
         QCOMPARE(list.size(), 1);
         QCOMPARE(
             list.at(0).toObject().value(QLatin1String("sandboxId")).toString(), leftover.sandboxId);
-        QCOMPARE(list.at(0)
-                     .toObject()
-                     .value(QLatin1String("orphan"))
-                     .toObject()
-                     .value(QLatin1String("reason"))
-                     .toString(),
-            QStringLiteral("gateway-down"));
+        const QJsonObject orphan
+            = list.at(0).toObject().value(QLatin1String("orphan")).toObject();
+        QCOMPARE(orphan.value(QLatin1String("reason")).toString(), QStringLiteral("gateway-down"));
+        QCOMPARE(orphan.value(QLatin1String("certainty")).toString(), QStringLiteral("suspected"));
+        const CliResult text = cli(QStringList { QStringLiteral("--orphans") } + graceZero
+            + connection());
+        QCOMPARE(text.exitCode, 3);
+        QVERIFY2(text.out.contains("SUSPECTED ORPHAN gateway-down"), text.out.constData());
+
+        // A bulk kill leaves the suspected one (and ours) alone...
+        const CliResult bulk = cli(
+            QStringList { QStringLiteral("--kill-orphans"), QStringLiteral("--json") } + graceZero
+            + connection());
+        QCOMPARE(bulk.exitCode, 0);
+        QVERIFY(bulk.json().value(QLatin1String("killed")).toArray().isEmpty());
+        QCOMPARE(bulk.json().value(QLatin1String("suspectedLeft")).toArray(),
+            QJsonArray { leftover.sandboxId });
+        QCOMPARE(m_backend.listIds().size(), 3);
+        // ...and removes it only when asked to; ours survives that too.
+        const CliResult chosen
+            = cli(QStringList { QStringLiteral("--kill-orphans"), QStringLiteral("--json"),
+                      QStringLiteral("--include-suspected") }
+                + graceZero + connection());
+        QCOMPARE(chosen.exitCode, 0);
+        QCOMPARE(chosen.json().value(QLatin1String("killed")).toArray(),
+            QJsonArray { leftover.sandboxId });
+        QVERIFY(m_backend.listIds().contains(ours));
+        QCOMPARE(m_backend.listIds().size(), 2);
         // With the default grace a young sandbox is left alone.
         QCOMPARE(cli(QStringList { QStringLiteral("--orphans") } + connection()).exitCode, 0);
     }

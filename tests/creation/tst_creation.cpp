@@ -5,6 +5,7 @@
 #include "creation/creationjob.h"
 #include "creation/creationregistry.h"
 #include "creationtestutil.h"
+#include "mcp/secretredactor.h"
 #include "journal/creationjournal.h"
 #include "orphans/orphandetector.h"
 #include "teststrings.h"
@@ -26,6 +27,19 @@ QJsonObject goodMcp()
         QJsonObject { { QStringLiteral("apiKey"), browserbaseKey },
             { QStringLiteral("projectId"), QStringLiteral("proj-1") },
             { QStringLiteral("geminiApiKey"), geminiKey } } } };
+}
+
+// A value JSON escapes differently from how it is given, and a number the gateway
+// prints as 1.23457e+06.
+const QString escapedKey = QStringLiteral("bb\"quoted\\secret-7e21");
+constexpr double numericSecret = 1234567;
+
+/// Every textual form of the secrets above; none may get through.
+QList<QByteArray> secretForms()
+{
+    return { browserbaseKey.toUtf8(), geminiKey.toUtf8(), escapedKey.toUtf8(),
+        QByteArrayLiteral("bb\\\"quoted\\\\secret-7e21"), QByteArrayLiteral("1234567"),
+        QByteArrayLiteral("1.23457e+06") };
 }
 
 QJsonObject mcpMissingOption()
@@ -253,6 +267,98 @@ private Q_SLOTS:
         QVERIFY(m_backend.listIds().isEmpty());
         QCOMPARE(
             str(m_journal->creation(job->creationId())->state), str(CreationState::RolledBack));
+    }
+
+    /// A creation whose (test-only) gateway echoes its configuration in pieces.
+    std::unique_ptr<CreationJob> echoingGateway(qint64 flood = 0, CreationContext c = {})
+    {
+        CreationRequest request;
+        request.mcp = QJsonObject { { QStringLiteral("browserbase"),
+            QJsonObject { { QStringLiteral("apiKey"), escapedKey },
+                { QStringLiteral("projectId"), QStringLiteral("proj-1") },
+                { QStringLiteral("geminiApiKey"), geminiKey },
+                { QStringLiteral("port"), numericSecret } } } };
+        request.force = true;
+        request.envVars.insert(QStringLiteral("SD_TEST_GATEWAY_ECHO"), QStringLiteral("1"));
+        if (flood > 0)
+            request.envVars.insert(QStringLiteral("SD_TEST_GATEWAY_FLOOD"), QString::number(flood));
+        if (c.network)
+            request.envVars.insert(QStringLiteral("SD_TEST_GATEWAY_HANG"), QStringLiteral("1"));
+        return make(request, c);
+    }
+
+    void gatewayEchoingItsConfigInPiecesLeaksNoForm()
+    {
+        auto job = echoingGateway();
+        QByteArray live;
+        int pieces = 0;
+        connect(job.get(), &CreationJob::gatewayStderrReceived, this,
+            [&live, &pieces](const QByteArray &d) { live += d, ++pieces; });
+        run(job.get());
+        QCOMPARE(str(job->state()), str(CreationState::RolledBack));
+        QVERIFY(pieces > 10); // it did arrive in pieces
+        QVERIFY(live.contains("[redacted]"));
+        QVERIFY(live.contains("the real error is at the end"));
+        const QByteArray journal = journalText();
+        const QByteArray error = job->errorMessage().toUtf8();
+        for (const QByteArray &form : secretForms()) {
+            QVERIFY2(!live.contains(form), "a secret reached the live view");
+            QVERIFY2(!job->gatewayStderr().contains(form), "a secret reached the stderr");
+            QVERIFY2(!journal.contains(form), "a secret reached the journal");
+            QVERIFY2(!error.contains(form), "a secret reached the error");
+        }
+    }
+
+    void gatewayStderrPastTheCapKeepsTheEnd()
+    {
+        auto job = echoingGateway(CreationJob::maxOutputBytes + 4096);
+        run(job.get());
+        QCOMPARE(str(job->state()), str(CreationState::RolledBack));
+        const QByteArray stderrText = job->gatewayStderr();
+        QVERIFY(stderrText.size() <= CreationJob::maxOutputBytes);
+        QVERIFY(stderrText.startsWith("[first "));
+        QVERIFY(stderrText.contains("byte(s) of output cut]"));
+        QVERIFY(stderrText.endsWith("the real error is at the end\n"));
+        const auto record = m_journal->creation(job->creationId());
+        QVERIFY(record);
+        QVERIFY(record->gatewayStderr.endsWith(QLatin1String("the real error is at the end\n")));
+        QVERIFY(job->errorMessage().contains(QLatin1String("the real error is at the end")));
+        for (const QByteArray &form : secretForms())
+            QVERIFY2(!stderrText.contains(form), "a secret reached the stderr");
+    }
+
+    void redactorFindsSecretsSplitAnywhere()
+    {
+        SecretRedactor base;
+        base.addSecretsIn(QJsonObject { { QStringLiteral("a"), escapedKey },
+            { QStringLiteral("n"), numericSecret } });
+        const QByteArray text = "x " + secretForms().at(2) + " y " + secretForms().at(3) + " z "
+            + secretForms().at(4) + ", " + secretForms().at(5) + " end";
+        for (int size = 1; size <= text.size(); ++size) {
+            SecretRedactor stream = base;
+            QByteArray out;
+            for (qsizetype at = 0; at < text.size(); at += size)
+                out += stream.feed(text.mid(at, size));
+            out += stream.flush();
+            for (const QByteArray &form : secretForms())
+                QVERIFY2(!out.contains(form), qPrintable(QStringLiteral("pieces of %1").arg(size)));
+            QCOMPARE(out, QByteArray("x [redacted] y [redacted] z [redacted], [redacted] end"));
+        }
+    }
+
+    void gatewayBudgetCarriesTheOutputSoFar()
+    {
+        CreationContext c = context();
+        c.gatewayBudget = 5s; // the test gateway prints its lines, then never ends
+        auto job = echoingGateway(0, c);
+        run(job.get());
+        QCOMPARE(str(job->state()), str(CreationState::RolledBack));
+        QCOMPARE(job->error().kind(), Error::Kind::Timeout);
+        QVERIFY2(job->errorMessage().contains(QLatin1String("the MCP gateway did not start within 5 s")),
+            qPrintable(job->errorMessage()));
+        QVERIFY(job->errorMessage().contains(QLatin1String("the real error is at the end")));
+        for (const QByteArray &form : secretForms())
+            QVERIFY(!job->errorMessage().toUtf8().contains(form));
     }
 
     void gatewayBudgetExceeded()

@@ -7,7 +7,12 @@
 #include "orphans/orphandetector.h"
 #include "teststrings.h"
 
+#include "creation/envdaccess.h"
+#include "envd/processjobs.h"
+
 #include <QTemporaryDir>
+
+#include <unistd.h>
 
 using namespace sd;
 using namespace std::chrono_literals;
@@ -57,6 +62,39 @@ private:
     /// A pid that surely belongs to no running process.
     qint64 deadPid() { return 999999999; } // above any pid_max
 
+    static CreationIntent intentFor(
+        const QString &creationId, const QString &templateId, const QStringList &mcp = {})
+    {
+        CreationIntent intent;
+        intent.creationId = creationId;
+        intent.templateId = templateId;
+        intent.mcpServers = mcp;
+        return intent;
+    }
+
+    /// Rewrites the pid of every record of this process in the journal (tests only).
+    void rewriteJournalPid(qint64 pid)
+    {
+        QByteArray text = sd::test::readFile(m_journal->filePath());
+        text.replace(
+            QByteArray("\"pid\":") + QByteArray::number(QCoreApplication::applicationPid()),
+            QByteArray("\"pid\":") + QByteArray::number(pid));
+        QFile file(m_journal->filePath());
+        QVERIFY(file.open(QIODevice::WriteOnly));
+        file.write(text);
+        file.close();
+        QVERIFY(m_journal->open());
+    }
+
+    /// Runs a shell command in a sandbox until it exits; true on exit code 0.
+    bool runInSandbox(const Sandbox &sandbox, const QString &command)
+    {
+        StartProcessJob job(m_backend.network(), envdTargetFor(m_backend.settings(), sandbox),
+            StartProcessJob::shellCommand(command));
+        job.setAutoDelete(false);
+        return sd::test::runJob(&job) && !job.hasError() && job.exitCode() == 0;
+    }
+
     void killEverything()
     {
         for (const QString &id : m_backend.listIds()) {
@@ -95,6 +133,102 @@ private Q_SLOTS:
         QCOMPARE(str(orphans.constFirst().reason), str(OrphanReason::GatewayDown));
         QVERIFY(orphans.constFirst().evidence.contains(QLatin1String("no mcp-gateway process")));
         QVERIFY(orphans.constFirst().creationId.isEmpty());
+        // Nobody's creation per the journal: only suspected, and left out of bulk kills.
+        QCOMPARE(toString(orphans.constFirst().certainty), QStringLiteral("suspected"));
+        QVERIFY(orphans.constFirst().evidence.contains(QLatin1String("no journal record")));
+        QVERIFY(orphansToKill(orphans, false).isEmpty());
+        QCOMPARE(orphansToKill(orphans, true).size(), 1);
+    }
+
+    void ourGatewayTemplateWithoutMcpIsNeverGatewayDown()
+    {
+        // Created by us on the mcp-gateway template without MCP: the journal says no
+        // gateway was asked for, so the template name alone must not flag it.
+        CreationContext c = m_backend.creationContext(m_journal.get(), QStringLiteral("install"));
+        CreationRequest request;
+        request.templateId = QStringLiteral("mcp-gateway");
+        CreationJob job(c, request);
+        job.setAutoDelete(false);
+        QVERIFY(sd::test::runJob(&job, 120000));
+        QCOMPARE(str(job.state()), str(CreationState::Ready));
+
+        auto d = detector();
+        QVERIFY(scan(d.get()).isEmpty());
+        QCOMPARE(d->probesSent(), 0);
+    }
+
+    void creationInFlightElsewhereIsNotProbed()
+    {
+        // Another live process on this host is still creating an MCP sandbox: its
+        // gateway may not be up yet, so neither flag nor probe it.
+        const Sandbox sandbox = m_backend.createRaw(QStringLiteral("mcp-gateway"));
+        const CreationIntent intent
+            = intentFor(QStringLiteral("dddddddd-0000-0000-0000-000000000001"),
+                QStringLiteral("mcp-gateway"), { QStringLiteral("browserbase") });
+        QVERIFY(m_journal->recordIntent(intent));
+        QVERIFY(m_journal->recordSandboxId(intent.creationId, sandbox.sandboxId));
+        QVERIFY(m_journal->recordState(intent.creationId, CreationState::StartingGateway));
+        rewriteJournalPid(qint64(::getppid())); // alive, on this host, not us
+
+        auto d = detector();
+        QVERIFY(scan(d.get()).isEmpty());
+        QCOMPARE(d->probesSent(), 0);
+    }
+
+    void graceIsMeasuredOnTheServersClock()
+    {
+        // The local clock is ten minutes ahead; the server says the sandbox is new.
+        m_backend.createRaw(QStringLiteral("mcp-gateway"));
+        ListSandboxesJob list(m_backend.network(), m_backend.settings());
+        list.setAutoDelete(false);
+        QVERIFY(sd::test::runJob(&list));
+        QVERIFY(list.serverDate().isValid());
+        auto d = detector();
+        std::unique_ptr<OrphanScanJob> job(d->scan(list.sandboxes(), list.serverDate()));
+        job->setAutoDelete(false);
+        QVERIFY(sd::test::runJob(job.get(), 120000));
+        QVERIFY(job->orphans().isEmpty());
+        QCOMPARE(d->probesSent(), 0);
+    }
+
+    void gatewayRunThroughAnInterpreterIsRunning()
+    {
+        // A gateway that is a script run by its shebang's interpreter, started by a
+        // wrapper that detached: its argv[0] is /bin/sh, and envd no longer lists
+        // the command that started it.
+        const Sandbox sandbox = m_backend.createRaw(QStringLiteral("mcp-gateway"));
+        QVERIFY(runInSandbox(sandbox,
+            QStringLiteral("mkdir -p \"$HOME/gw\" && cd \"$HOME/gw\""
+                           " && printf '#!/bin/sh\\ntouch started\\nwhile :; do sleep 60; done\\n' > mcp-gateway"
+                           " && printf '#!/bin/sh\\n%s/mcp-gateway\\n' \"$PWD\" > run"
+                           " && chmod +x mcp-gateway run"
+                           " && (nohup ./run >/dev/null 2>&1 &)"
+                           // Probe once the gateway runs, not while its wrapper starts it.
+                           " && until [ -f started ]; do sleep 0.05; done")));
+        auto d = detector();
+        QVERIFY(scan(d.get()).isEmpty());
+        QCOMPARE(d->probesSent(), 1);
+    }
+
+    void namesGatewayMatchesWholePathComponents_data()
+    {
+        QTest::addColumn<QString>("argument");
+        QTest::addColumn<bool>("names");
+        QTest::newRow("bare") << QStringLiteral("mcp-gateway") << true;
+        QTest::newRow("path") << QStringLiteral("/usr/local/bin/mcp-gateway") << true;
+        QTest::newRow("shell command")
+            << QStringLiteral("exec mcp-gateway --config /etc/x.json") << true;
+        QTest::newRow("option value") << QStringLiteral("--program=./mcp-gateway") << true;
+        QTest::newRow("longer name") << QStringLiteral("/usr/bin/mcp-gateway-helper") << false;
+        QTest::newRow("config folder") << QStringLiteral("/etc/mcp-gateway/config.json") << false;
+        QTest::newRow("other") << QStringLiteral("python3") << false;
+    }
+
+    void namesGatewayMatchesWholePathComponents()
+    {
+        QFETCH(QString, argument);
+        QFETCH(bool, names);
+        QCOMPARE(namesGateway(argument), names);
     }
 
     void gatewayGraceIsRespected()
@@ -127,9 +261,8 @@ private Q_SLOTS:
     {
         // Two creations whose process died: one knew its sandbox's id, one did not yet.
         const Sandbox byId = m_backend.createRaw(QStringLiteral("base"));
-        CreationIntent a;
-        a.creationId = QStringLiteral("aaaaaaaa-0000-0000-0000-000000000001");
-        a.templateId = QStringLiteral("base");
+        const CreationIntent a = intentFor(
+            QStringLiteral("aaaaaaaa-0000-0000-0000-000000000001"), QStringLiteral("base"));
         const Sandbox byTag = m_backend.createRaw(QStringLiteral("base"),
             { { QStringLiteral("sandbox-desk.creation"),
                 QStringLiteral("aaaaaaaa-0000-0000-0000-000000000002") } });
@@ -141,15 +274,7 @@ private Q_SLOTS:
         QVERIFY(m_journal->recordIntent(b));
         // The records name this process; a creation is only interrupted if its
         // process is gone, so rewrite the pid to a dead one.
-        QByteArray text = sd::test::readFile(m_journal->filePath());
-        text.replace(
-            QByteArray("\"pid\":") + QByteArray::number(QCoreApplication::applicationPid()),
-            QByteArray("\"pid\":") + QByteArray::number(deadPid()));
-        QFile file(m_journal->filePath());
-        QVERIFY(file.open(QIODevice::WriteOnly));
-        file.write(text);
-        file.close();
-        QVERIFY(m_journal->open());
+        rewriteJournalPid(deadPid());
 
         OrphanDetector d(m_backend.network(), m_backend.settings(), m_journal.get());
         const QList<Orphan> orphans = scan(&d);

@@ -228,6 +228,11 @@ private Q_SLOTS:
                 QVERIFY2(r.exitCode == 0, qPrintable(what));
                 QVERIFY2(!createdId.isEmpty() && r.out.contains(createdId) && r.out.contains(QLatin1String("ready")),
                     qPrintable(what));
+            } else if (command.contains(QLatin1String("--kill-orphans --include-suspected"))) {
+                // Suspected orphans too, by explicit choice; ours stays, being healthy.
+                QVERIFY2(r.exitCode == 0, qPrintable(what));
+                const Result listed = run(QStringLiteral("sandbox-desk --profile Local --list --json"));
+                QVERIFY2(listed.out.contains(createdId), qPrintable(listed.out));
             } else if (command.contains(QLatin1String("--kill-orphans --json"))) {
                 QVERIFY2(r.exitCode == 0, qPrintable(what));
                 QVERIFY2(json.value(QLatin1String("failed")).toArray().isEmpty(), qPrintable(what));

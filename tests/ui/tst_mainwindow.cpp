@@ -20,6 +20,7 @@
 #include <QInputDialog>
 #include <QLabel>
 #include <QLineEdit>
+#include <QCheckBox>
 #include <QMessageBox>
 #include <QNetworkAccessManager>
 #include <QPushButton>
@@ -61,6 +62,7 @@ private Q_SLOTS:
     void metricsTabChartsBackendSamples();
     void killWithConfirmationRemovesOnBackend();
     void cancelledKillKillsNothing();
+    void suspectedOrphansAreKilledOnlyWhenChosen();
     void extendTimeout();
     void pauseAndResume();
     void filterBar();
@@ -351,6 +353,50 @@ void TestMainWindow::cancelledKillKillsNothing()
     QCOMPARE(done.count(), 0);
     QCOMPARE(backendIds(), QStringList{a});
     QCOMPARE(m_window->model()->rowCount(), 1);
+}
+
+void TestMainWindow::suspectedOrphansAreKilledOnlyWhenChosen()
+{
+    // What an old SDK leaves: an mcp-gateway sandbox of nobody's with no gateway.
+    NewSandbox request;
+    request.templateId = QStringLiteral("mcp-gateway");
+    std::unique_ptr<CreateSandboxJob> create(new CreateSandboxJob(&m_network, m_settings, request));
+    QVERIFY(runJob(create.get()));
+    const QString leftover = create->sandbox().sandboxId;
+    m_window = makeWindow();
+    QVERIFY(refreshWindow());
+    m_window->session()->detector()->setGatewayGrace(std::chrono::seconds(0));
+    QSignalSpy scanned(m_window.get(), &MainWindow::orphansScanned);
+    m_window->refresh();
+    QVERIFY(scanned.wait(kWait));
+    QCOMPARE(scanned.last().at(0).toInt(), 1);
+    const auto flag = m_window->model()->orphanFlag(leftover);
+    QVERIFY(flag && flag->suspected);
+    const QModelIndex cell = m_window->model()->index(m_window->model()->rowOf(leftover), SandboxTableModel::FlagColumn);
+    QVERIFY(cell.data(Qt::AccessibleTextRole).toString().startsWith(QLatin1String("Suspected orphan")));
+
+    // The bulk kill lists it apart, unchecked: confirming kills nothing.
+    for (const bool include : {false, true}) {
+        m_window->killOrphansAction()->trigger();
+        auto *box = waitForDialog<QMessageBox>(QStringLiteral("killConfirmation"));
+        QVERIFY(box);
+        QVERIFY(box->informativeText().contains(QLatin1String("Suspected")));
+        QVERIFY(box->informativeText().contains(leftover));
+        QVERIFY(box->checkBox());
+        QCOMPARE(box->checkBox()->objectName(), QStringLiteral("includeSuspected"));
+        QVERIFY(!box->checkBox()->isChecked());
+        box->checkBox()->setChecked(include);
+        QSignalSpy done(m_window.get(), &MainWindow::actionsFinished);
+        QSignalSpy refreshed(m_window.get(), &MainWindow::refreshed);
+        box->findChild<QPushButton *>(QStringLiteral("confirmKillButton"))->click();
+        if (include) {
+            QVERIFY(done.wait(kWait));
+            QTRY_VERIFY_WITH_TIMEOUT(!refreshed.isEmpty(), kWait); // the refresh that follows
+        } else {
+            QVERIFY(refreshWindow());
+        }
+        QCOMPARE(backendIds(), include ? QStringList() : QStringList{leftover});
+    }
 }
 
 void TestMainWindow::extendTimeout()

@@ -302,15 +302,18 @@ QVariant SandboxTableModel::data(const QModelIndex &index, int role) const
         const auto flag = m_orphans.constFind(s.sandboxId);
         const bool orphan = flag != m_orphans.constEnd();
         if (role == SortRole)
-            return orphan ? 1 : 0;
+            return orphan ? (flag->suspected ? 1 : 2) : 0;
         if (!orphan)
             break;
+        // A suspected orphan (someone else's sandbox) is drawn dimmed and named so.
+        const QString title = flag->suspected ? tr("Suspected orphan") : tr("Orphan");
         if (role == Qt::DecorationRole)
-            return orphanIcon();
+            return flag->suspected ? QIcon(orphanIcon().pixmap(QSize(16, 16), QIcon::Disabled))
+                                   : orphanIcon();
         if (role == Qt::AccessibleTextRole)
-            return tr("Orphan: %1").arg(flag->reason);
+            return tr("%1: %2").arg(title, flag->reason);
         if (role == Qt::ToolTipRole) {
-            QString tip = QLatin1String("<b>") + tr("Orphan").toHtmlEscaped() + QLatin1String("</b>: ")
+            QString tip = QLatin1String("<b>") + title.toHtmlEscaped() + QLatin1String("</b>: ")
                           + flag->reason.toHtmlEscaped();
             if (!flag->evidence.isEmpty())
                 tip += QLatin1String("<br>") + flag->evidence.toHtmlEscaped();

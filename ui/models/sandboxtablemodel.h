@@ -20,6 +20,7 @@ struct OrphanFlag
 {
     QString reason;
     QString evidence;
+    bool suspected = false; ///< not ours per the journal: shown apart, never killed in bulk
 
     bool operator==(const OrphanFlag &other) const = default;
 };
