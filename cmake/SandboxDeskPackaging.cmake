@@ -5,7 +5,7 @@ set(CPACK_PACKAGE_VERSION ${PROJECT_VERSION})
 set(CPACK_PACKAGE_VENDOR "Sandbox Desk")
 set(CPACK_PACKAGE_CONTACT "Sandbox Desk maintainers <maintainers@sandbox-desk.invalid>")
 set(CPACK_PACKAGE_DESCRIPTION_SUMMARY "Desktop manager for E2B sandboxes and their MCP gateways")
-set(CPACK_PACKAGE_DESCRIPTION
+string(CONCAT CPACK_PACKAGE_DESCRIPTION
     "List, create, pause and kill E2B sandboxes, start MCP gateways inside them, and "
     "find and clear the orphans failed creations leave running. Every creation is "
     "journaled before each step and rolled back when it fails. Includes "

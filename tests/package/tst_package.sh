@@ -1,6 +1,7 @@
 #!/usr/bin/env bash
 # The installed layout works on its own, with nothing from the build tree:
-#   deb      builds the .deb with CPack, checks its Depends, extracts it with dpkg -x;
+#   deb      builds the .deb with the project's CPack configuration, checks its
+#            Depends, extracts it with dpkg -x;
 #   install  installs with `cmake --install --strip` (the sanitizer build: its
 #            binaries embed source paths by design, and are not meant to be packaged).
 # Then, from the scratch root: the files are in place; both programs answer
@@ -25,7 +26,13 @@ trap cleanup EXIT
 fail() { echo "FAIL: $*"; exit 1; }
 
 if [ "$mode" = deb ]; then
-    cpack --config "$build/CPackConfig.cmake" -B "$scratch/cpack" >"$scratch/cpack.log" 2>&1 \
+    # The package's own CPack configuration (name, Depends, dpkg-shlibdeps), fed the
+    # same install rules through a stripped staging tree: `make package` would first
+    # rebuild every target of the build, tests included, from inside the test run.
+    cmake --install "$build" --prefix "$scratch/stage" --strip >"$scratch/install.log" 2>&1 \
+        || { cat "$scratch/install.log"; fail "cmake --install"; }
+    cpack --config "$build/CPackConfig.cmake" -B "$scratch/cpack" -D CPACK_INSTALL_CMAKE_PROJECTS= \
+        -D "CPACK_INSTALLED_DIRECTORIES=$scratch/stage;usr" >"$scratch/cpack.log" 2>&1 \
         || { cat "$scratch/cpack.log"; fail "cpack could not build the package"; }
     deb=$(ls "$scratch"/cpack/sandbox-desk_"$version"_*.deb 2>/dev/null | head -1)
     [ -n "$deb" ] || fail "no sandbox-desk_${version}_*.deb in $(ls "$scratch/cpack")"
@@ -88,7 +95,7 @@ key=tst-package-key
 backend_pid=$!
 url=
 for _ in $(seq 200); do
-    url=$(sed -n 's/^listening //p' "$scratch/backend.out")
+    url=$(sed -n 's/^listening //p' "$scratch/backend.out" 2>/dev/null)
     [ -n "$url" ] && break
     kill -0 "$backend_pid" 2>/dev/null || break
     sleep 0.1
