@@ -1,4 +1,4 @@
-# The two quick-start commands: `make run` and `make test`.
+# The two quick-start commands: `make run` and `make test`; `make package` builds the .deb.
 BUILD_DIR ?= build
 ASAN_BUILD_DIR ?= build-asan
 JOBS ?= $(shell nproc)
@@ -6,7 +6,7 @@ CMAKE_FLAGS ?= -G "Unix Makefiles" -DCMAKE_BUILD_TYPE=RelWithDebInfo -DSANDBOX_D
 # The local backend `make run` uses when it has to start one.
 LOCAL_PORT ?= 49900
 
-.PHONY: all deps npm build build-asan run local test test-asan bench clean
+.PHONY: all deps npm build build-asan run local test test-asan bench package clean
 
 all: build
 
@@ -41,6 +41,10 @@ test: build npm build-asan
 bench: build
 	@cmake --build $(BUILD_DIR) --target benchmarks -j $(JOBS)
 	@tools/run-benchmarks.sh $(BUILD_DIR)
+
+# The .deb of the normal build: $(BUILD_DIR)/sandbox-desk_<version>_<arch>.deb.
+package: build
+	@cmake --build $(BUILD_DIR) --target package -- --no-print-directory
 
 clean:
 	rm -rf $(BUILD_DIR) $(ASAN_BUILD_DIR)

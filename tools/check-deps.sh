@@ -13,9 +13,11 @@ build=${1:?usage: check-deps.sh BUILD_DIR [INSTALL_SCRIPT] [PACKAGE_JSON]}
 script=${2:-$here/install-deps.sh}
 package_json=${3:-$here/../tests/conformance/package.json}
 
-# The programs the test suite starts, directly or through its scripts.
+# The programs the build and the test suite start, directly or through their scripts.
 programs=(bwrap nsenter dbus-run-session dbus-daemon gnome-keyring-daemon xvfb-run Xvfb xauth
-          node npm curl gcc)
+          node npm curl gcc
+          cpack dpkg dpkg-deb dpkg-shlibdeps strings rsvg-convert help2man
+          desktop-file-validate appstreamcli)
 # Installed by the script only where the machine has none (a Node.js of another origin
 # may be there, and Debian's npm would conflict with it).
 fallback_programs=(node npm)

@@ -10,6 +10,7 @@ packages=(
     bubblewrap
     gnome-keyring dbus dbus-daemon libsecret-1-0 util-linux
     xvfb xauth
+    dpkg-dev librsvg2-bin help2man desktop-file-utils appstream
 )
 if ! command -v node >/dev/null || ! command -v npm >/dev/null; then
     packages+=(nodejs npm)

@@ -11,6 +11,7 @@
 #include <QCoreApplication>
 #include <QDir>
 #include <QElapsedTimer>
+#include <QFileInfo>
 #include <QStandardPaths>
 #include <QTimer>
 
@@ -39,6 +40,16 @@ QString urlHost(const QHostAddress &address)
     return address.protocol() == QAbstractSocket::IPv6Protocol
         ? QLatin1Char('[') + text + QLatin1Char(']')
         : text;
+}
+
+// The local mcp-gateway: next to this binary in a build tree; once installed, in the
+// private folder SD_GATEWAY_RELDIR names relative to the binary's own folder.
+QString gatewayBinDir()
+{
+    const QDir here(QCoreApplication::applicationDirPath());
+    if (QFileInfo(here.filePath(QStringLiteral("mcp-gateway"))).isExecutable())
+        return here.path();
+    return QDir::cleanPath(here.filePath(QStringLiteral(SD_GATEWAY_RELDIR)));
 }
 
 } // namespace
@@ -171,12 +182,11 @@ int main(int argc, char **argv)
     options.version = QCoreApplication::applicationVersion();
 
     sd::local::LocalServer server(options);
-    // The data plane: sandbox processes (jailed or not) and envd. The local mcp-gateway
-    // is built next to this binary.
+    // The data plane: sandbox processes (jailed or not) and envd.
     sd::local::ProcessRunner runner({ options.stateDir,
         options.isolation == QLatin1String("bwrap") ? sd::local::Isolation::Bwrap
                                                     : sd::local::Isolation::None,
-        QCoreApplication::applicationDirPath() });
+        gatewayBinDir() });
     sd::local::EnvdService envd(&server, &runner);
     QString error;
     if (!server.listenOn(address, quint16(port), &error)) {
