@@ -4,6 +4,7 @@
 
 #include <QJsonArray>
 #include <QJsonDocument>
+#include <QMessageAuthenticationCode>
 #include <QRandomGenerator>
 #include <QUrl>
 
@@ -14,7 +15,7 @@ namespace sd::local {
 
 namespace {
 
-constexpr int kMaxPageTokens = 10000;
+constexpr int kTokenMacBytes = 12;
 
 QString isoTime(const QDateTime &time) { return time.toUTC().toString(Qt::ISODateWithMs); }
 
@@ -133,7 +134,12 @@ int levelRank(const QString &level)
 ControlPlane::ControlPlane(SandboxRegistry *registry, Info info)
     : m_registry(registry)
     , m_info(std::move(info))
-{ }
+{
+    for (int i = 0; i < 4; ++i) {
+        const quint64 word = QRandomGenerator::system()->generate64();
+        m_tokenKey.append(reinterpret_cast<const char *>(&word), sizeof word);
+    }
+}
 
 void ControlPlane::registerRoutes(Router *router)
 {
@@ -345,11 +351,10 @@ std::optional<HttpResponse> ControlPlane::parseListQuery(
     }
 
     if (request.query.hasQueryItem(QStringLiteral("nextToken"))) {
-        auto it = m_pageTokens.constFind(queryValue(request, QStringLiteral("nextToken")));
-        if (it == m_pageTokens.constEnd())
+        out->cursor = parsePageToken(queryValue(request, QStringLiteral("nextToken")));
+        if (!out->cursor)
             return HttpResponse::error(
                 400, QStringLiteral("nextToken: not a token this server issued"));
-        out->cursor = it.value();
     }
     return std::nullopt;
 }
@@ -377,66 +382,78 @@ HttpResponse ControlPlane::listSandboxes(const HttpRequest &request, bool v2)
     if (auto error = parseListQuery(request, v2, &query))
         return *error;
 
-    QList<SandboxRecord> matching;
-    int totalRunning = 0;
-    for (const SandboxRecord &record : m_registry->sandboxes()) {
-        if (!query.matches(record))
-            continue;
-        if (record.state == SandboxState::Running)
-            ++totalRunning;
-        matching.append(record);
-    }
-
-    // Sorted by (startedAt, creation order); a page token is the last item's key.
-    const auto before = [](const QDateTime &aTime, quint64 aSeq, const QDateTime &bTime,
-                            quint64 bSeq) { return aTime != bTime ? aTime < bTime : aSeq < bSeq; };
-    std::sort(
-        matching.begin(), matching.end(), [&](const SandboxRecord &a, const SandboxRecord &b) {
-            return query.ascending ? before(a.startedAt, a.sequence, b.startedAt, b.sequence)
-                                   : before(b.startedAt, b.sequence, a.startedAt, a.sequence);
-        });
-
-    // Continue strictly after the cursor, so kills between pages neither repeat nor skip.
-    qsizetype first = 0;
-    if (query.cursor) {
-        const PageCursor &c = *query.cursor;
-        const auto pastCursor = [&](const SandboxRecord &r) {
-            return query.ascending ? before(c.startedAt, c.sequence, r.startedAt, r.sequence)
-                                   : before(r.startedAt, r.sequence, c.startedAt, c.sequence);
-        };
-        while (first < matching.size() && !pastCursor(matching.at(first)))
-            ++first;
-    }
-    const qsizetype end
-        = query.limit < 0 ? matching.size() : qMin(matching.size(), first + query.limit);
-
+    // Walk the registry's ordered index from the cursor: a page costs what it holds
+    // (plus the non-matching sandboxes skipped on the way when filtering), never a
+    // sort of everything. One more match past the page says whether a next one exists.
     QJsonArray page;
-    for (qsizetype i = first; i < end; ++i)
-        page.append(listedSandboxJson(matching.at(i)));
+    std::optional<ListKey> last;
+    bool more = false;
+    m_registry->visitInOrder(query.ascending, query.cursor, [&](const SandboxRecord &record) {
+        if (query.startedAfter.isValid() && record.startedAt < query.startedAfter)
+            return query.ascending; // newest first: everything after is older still
+        if (!query.matches(record))
+            return true;
+        if (query.limit >= 0 && page.size() >= query.limit) {
+            more = true;
+            return false;
+        }
+        page.append(listedSandboxJson(record));
+        last = ListKey::of(record);
+        return true;
+    });
 
     HttpResponse response = HttpResponse::json(200, page);
-    if (end < matching.size() && end > first) {
-        const SandboxRecord &last = matching.at(end - 1);
-        response.setHeader(
-            "X-Next-Token", issuePageToken({ last.startedAt, last.sequence }).toLatin1());
-    }
-    if (query.running)
+    if (more && last)
+        response.setHeader("X-Next-Token", pageToken(*last).toLatin1());
+    if (query.running) {
+        int totalRunning = 0;
+        if (query.onlyStateFiltered()) {
+            totalRunning = m_registry->runningCount();
+        } else {
+            // Filtered counts need every sandbox looked at; the page itself does not.
+            m_registry->visitInOrder(true, std::nullopt, [&](const SandboxRecord &record) {
+                if (record.state == SandboxState::Running && query.matches(record))
+                    ++totalRunning;
+                return true;
+            });
+        }
         response.setHeader("X-Total-Running", QByteArray::number(totalRunning));
+    }
     return response;
 }
 
-QString ControlPlane::issuePageToken(const PageCursor &cursor)
+QString ControlPlane::pageToken(const ListKey &last) const
 {
-    QString token;
-    do {
-        token = QString::number(QRandomGenerator::system()->generate64(), 36)
-            + QString::number(QRandomGenerator::system()->generate64(), 36);
-    } while (m_pageTokens.contains(token));
-    m_pageTokens.insert(token, cursor);
-    m_pageTokenOrder.enqueue(token);
-    while (m_pageTokenOrder.size() > kMaxPageTokens)
-        m_pageTokens.remove(m_pageTokenOrder.dequeue());
-    return token;
+    const QByteArray key
+        = QByteArray::number(last.startedAtMs) + '.' + QByteArray::number(last.sequence);
+    const QByteArray mac
+        = QMessageAuthenticationCode::hash(key, m_tokenKey, QCryptographicHash::Sha256)
+              .left(kTokenMacBytes);
+    return QString::fromLatin1(
+        key + '.' + mac.toBase64(QByteArray::Base64UrlEncoding | QByteArray::OmitTrailingEquals));
+}
+
+std::optional<ListKey> ControlPlane::parsePageToken(const QString &token) const
+{
+    const qsizetype dot = token.lastIndexOf(QLatin1Char('.'));
+    if (dot <= 0)
+        return std::nullopt;
+    const QByteArray key = token.left(dot).toLatin1();
+    const QByteArray expected
+        = QMessageAuthenticationCode::hash(key, m_tokenKey, QCryptographicHash::Sha256)
+              .left(kTokenMacBytes)
+              .toBase64(QByteArray::Base64UrlEncoding | QByteArray::OmitTrailingEquals);
+    if (token.mid(dot + 1).toLatin1() != expected)
+        return std::nullopt;
+    const QList<QByteArray> parts = key.split('.');
+    if (parts.size() != 2)
+        return std::nullopt;
+    bool okTime = false;
+    bool okSeq = false;
+    ListKey cursor { parts.at(0).toLongLong(&okTime), parts.at(1).toULongLong(&okSeq) };
+    if (!okTime || !okSeq)
+        return std::nullopt;
+    return cursor;
 }
 
 HttpResponse ControlPlane::getSandbox(const QString &id)
