@@ -10,6 +10,7 @@
 
 #include <algorithm>
 #include <cmath>
+#include <cstdio>
 
 namespace sd::local {
 
@@ -108,6 +109,61 @@ QJsonObject stringMapJson(const QMap<QString, QString> &map)
     for (auto it = map.begin(); it != map.end(); ++it)
         object.insert(it.key(), it.value());
     return object;
+}
+
+/// `text` as a JSON string, escaped as QJsonDocument does.
+void appendJsonString(QByteArray *out, QStringView text)
+{
+    static constexpr char kHex[] = "0123456789abcdef";
+    out->append('"');
+    const QByteArray utf8 = text.toUtf8();
+    for (const char c : utf8) {
+        const auto u = static_cast<unsigned char>(c);
+        switch (c) {
+        case '"':
+            out->append("\\\"");
+            break;
+        case '\\':
+            out->append("\\\\");
+            break;
+        case '\b':
+            out->append("\\b");
+            break;
+        case '\f':
+            out->append("\\f");
+            break;
+        case '\n':
+            out->append("\\n");
+            break;
+        case '\r':
+            out->append("\\r");
+            break;
+        case '\t':
+            out->append("\\t");
+            break;
+        default:
+            if (u < 0x20) {
+                out->append("\\u00");
+                out->append(kHex[u >> 4]);
+                out->append(kHex[u & 0xf]);
+            } else {
+                out->append(c);
+            }
+        }
+    }
+    out->append('"');
+}
+
+/// isoTime() without QDateTime::toString(), which formats through asprintf.
+void appendIsoTime(QByteArray *out, const QDateTime &time)
+{
+    const QDateTime utc = time.toUTC();
+    const QDate d = utc.date();
+    const QTime t = utc.time();
+    char buffer[32];
+    const int n = std::snprintf(buffer, sizeof buffer, "\"%04d-%02d-%02dT%02d:%02d:%02d.%03dZ\"",
+        d.year(), d.month(), d.day(), t.hour(), t.minute(), t.second(), t.msec());
+    out->append(buffer, n);
 }
 
 /// Decodes one component of an application/x-www-form-urlencoded string.
@@ -210,6 +266,42 @@ QJsonObject ControlPlane::listedSandboxJson(const SandboxRecord &record)
         { QStringLiteral("envdVersion"), record.envdVersion },
         { QStringLiteral("volumeMounts"), QJsonArray() },
     };
+}
+
+void ControlPlane::appendListedSandboxJson(QByteArray *out, const SandboxRecord &record)
+{
+    // The keys in QJsonObject's (sorted) order, so both ways write the same bytes.
+    out->append("{\"alias\":");
+    appendJsonString(out, record.alias);
+    out->append(",\"clientID\":");
+    appendJsonString(out, record.clientId);
+    out->append(",\"cpuCount\":");
+    out->append(QByteArray::number(record.cpuCount));
+    out->append(",\"diskSizeMB\":");
+    out->append(QByteArray::number(record.diskSizeMB));
+    out->append(",\"endAt\":");
+    appendIsoTime(out, record.endAt);
+    out->append(",\"envdVersion\":");
+    appendJsonString(out, record.envdVersion);
+    out->append(",\"memoryMB\":");
+    out->append(QByteArray::number(record.memoryMB));
+    out->append(",\"metadata\":{");
+    for (auto it = record.metadata.begin(); it != record.metadata.end(); ++it) {
+        if (it != record.metadata.begin())
+            out->append(',');
+        appendJsonString(out, it.key());
+        out->append(':');
+        appendJsonString(out, it.value());
+    }
+    out->append("},\"sandboxID\":");
+    appendJsonString(out, record.sandboxId);
+    out->append(",\"startedAt\":");
+    appendIsoTime(out, record.startedAt);
+    out->append(",\"state\":");
+    appendJsonString(out, sandboxStateName(record.state));
+    out->append(",\"templateID\":");
+    appendJsonString(out, record.templateId);
+    out->append(",\"volumeMounts\":[]}");
 }
 
 QJsonObject ControlPlane::sandboxDetailJson(const SandboxRecord &record)
@@ -385,7 +477,8 @@ HttpResponse ControlPlane::listSandboxes(const HttpRequest &request, bool v2)
     // Walk the registry's ordered index from the cursor: a page costs what it holds
     // (plus the non-matching sandboxes skipped on the way when filtering), never a
     // sort of everything. One more match past the page says whether a next one exists.
-    QJsonArray page;
+    QByteArray page = "[";
+    int listed = 0;
     std::optional<ListKey> last;
     bool more = false;
     m_registry->visitInOrder(query.ascending, query.cursor, [&](const SandboxRecord &record) {
@@ -393,16 +486,22 @@ HttpResponse ControlPlane::listSandboxes(const HttpRequest &request, bool v2)
             return query.ascending; // newest first: everything after is older still
         if (!query.matches(record))
             return true;
-        if (query.limit >= 0 && page.size() >= query.limit) {
+        if (query.limit >= 0 && listed >= query.limit) {
             more = true;
             return false;
         }
-        page.append(listedSandboxJson(record));
+        if (listed++ > 0)
+            page.append(',');
+        appendListedSandboxJson(&page, record);
         last = ListKey::of(record);
         return true;
     });
 
-    HttpResponse response = HttpResponse::json(200, page);
+    page.append(']');
+
+    HttpResponse response;
+    response.setHeader("Content-Type", "application/json");
+    response.body = std::move(page);
     if (more && last)
         response.setHeader("X-Next-Token", pageToken(*last).toLatin1());
     if (query.running) {

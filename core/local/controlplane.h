@@ -30,6 +30,9 @@ public:
     // JSON shapes (public so the data plane can reuse them).
     static QJsonObject sandboxJson(const SandboxRecord &record); ///< Sandbox
     static QJsonObject listedSandboxJson(const SandboxRecord &record); ///< ListedSandbox
+    /// Appends listedSandboxJson(record) as compact JSON, byte for byte what
+    /// QJsonDocument writes, without building the object: the list endpoint's hot path.
+    static void appendListedSandboxJson(QByteArray *out, const SandboxRecord &record);
     static QJsonObject sandboxDetailJson(const SandboxRecord &record); ///< SandboxDetail
     static QJsonObject logEntryJson(const SandboxEvent &event); ///< SandboxLogEntry
 
