@@ -145,6 +145,31 @@ SandboxRecord SandboxRegistry::create(const CreateParams &params)
     return record;
 }
 
+void SandboxRegistry::createManyForBenchmark(const CreateParams &params, int count)
+{
+    const LocalTemplate *tmpl = findTemplate(params.templateId);
+    Q_ASSERT(tmpl);
+    const QDateTime now = m_clock();
+    for (int i = 0; i < count; ++i) {
+        SandboxRecord record;
+        record.sandboxId = newSandboxId();
+        record.templateId = tmpl->templateId;
+        record.alias = tmpl->alias;
+        record.clientId = m_clientId;
+        record.envdVersion = tmpl->envdVersion;
+        record.startedAt = now.addMSecs(i);
+        record.endAt = record.startedAt.addSecs(effectiveTimeout(params.timeoutSec));
+        record.cpuCount = tmpl->cpuCount;
+        record.memoryMB = tmpl->memoryMB;
+        record.diskSizeMB = tmpl->diskSizeMB;
+        record.metadata = params.metadata;
+        record.sequence = m_nextSequence++;
+        m_listOrder.emplace(ListKey::of(record), record.sandboxId);
+        m_sandboxes.insert(record.sandboxId, std::move(record));
+    }
+    scheduleExpiry();
+}
+
 const SandboxRecord *SandboxRegistry::find(const QString &sandboxId) const
 {
     auto it = m_sandboxes.constFind(sandboxId);
