@@ -112,6 +112,7 @@ public:
     /// The backend closes a connection left idle while the other contenders ran:
     /// then one new connection, in the first (warm-up, uncounted) cycle of a round.
     bool get() { return getOnce() || (reconnect() && getOnce()); }
+    QString errorString() const { return m_socket.errorString(); }
 
 private:
     bool reconnect()
@@ -163,7 +164,8 @@ void floorCycles(RawHealth *raw, int count, int warmup, Samples *out)
         bool ok = true;
         const qint64 ns = timeNs([&] { ok = raw->get() && raw->get(); });
         if (!ok) {
-            std::fprintf(stderr, "raw GET /health failed\n");
+            std::fprintf(stderr, "raw GET /health failed at cycle %d: %s\n", i,
+                qPrintable(raw->errorString()));
             return;
         }
         if (i >= warmup)
