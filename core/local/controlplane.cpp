@@ -3,19 +3,21 @@
 #include "local/processrunner.h"
 
 #include <QJsonArray>
-#include <QLocale>
 #include <QJsonDocument>
+#include <QLocale>
+#include <QMessageAuthenticationCode>
 #include <QRandomGenerator>
 #include <QUrl>
 
 #include <algorithm>
 #include <cmath>
+#include <cstdio>
 
 namespace sd::local {
 
 namespace {
 
-constexpr int kMaxPageTokens = 10000;
+constexpr int kTokenMacBytes = 12;
 
 QString isoTime(const QDateTime &time) { return time.toUTC().toString(Qt::ISODateWithMs); }
 
@@ -110,6 +112,61 @@ QJsonObject stringMapJson(const QMap<QString, QString> &map)
     return object;
 }
 
+/// `text` as a JSON string, escaped as QJsonDocument does.
+void appendJsonString(QByteArray *out, QStringView text)
+{
+    static constexpr char kHex[] = "0123456789abcdef";
+    out->append('"');
+    const QByteArray utf8 = text.toUtf8();
+    for (const char c : utf8) {
+        const auto u = static_cast<unsigned char>(c);
+        switch (c) {
+        case '"':
+            out->append("\\\"");
+            break;
+        case '\\':
+            out->append("\\\\");
+            break;
+        case '\b':
+            out->append("\\b");
+            break;
+        case '\f':
+            out->append("\\f");
+            break;
+        case '\n':
+            out->append("\\n");
+            break;
+        case '\r':
+            out->append("\\r");
+            break;
+        case '\t':
+            out->append("\\t");
+            break;
+        default:
+            if (u < 0x20) {
+                out->append("\\u00");
+                out->append(kHex[u >> 4]);
+                out->append(kHex[u & 0xf]);
+            } else {
+                out->append(c);
+            }
+        }
+    }
+    out->append('"');
+}
+
+/// isoTime() without QDateTime::toString(), which formats through asprintf.
+void appendIsoTime(QByteArray *out, const QDateTime &time)
+{
+    const QDateTime utc = time.toUTC();
+    const QDate d = utc.date();
+    const QTime t = utc.time();
+    char buffer[32];
+    const int n = std::snprintf(buffer, sizeof buffer, "\"%04d-%02d-%02dT%02d:%02d:%02d.%03dZ\"",
+        d.year(), d.month(), d.day(), t.hour(), t.minute(), t.second(), t.msec());
+    out->append(buffer, n);
+}
+
 /// Decodes one component of an application/x-www-form-urlencoded string.
 QString formDecode(QString text)
 {
@@ -134,7 +191,12 @@ int levelRank(const QString &level)
 ControlPlane::ControlPlane(SandboxRegistry *registry, Info info)
     : m_registry(registry)
     , m_info(std::move(info))
-{ }
+{
+    for (int i = 0; i < 4; ++i) {
+        const quint64 word = QRandomGenerator::system()->generate64();
+        m_tokenKey.append(reinterpret_cast<const char *>(&word), sizeof word);
+    }
+}
 
 void ControlPlane::registerRoutes(Router *router)
 {
@@ -205,6 +267,42 @@ QJsonObject ControlPlane::listedSandboxJson(const SandboxRecord &record)
         { QStringLiteral("envdVersion"), record.envdVersion },
         { QStringLiteral("volumeMounts"), QJsonArray() },
     };
+}
+
+void ControlPlane::appendListedSandboxJson(QByteArray *out, const SandboxRecord &record)
+{
+    // The keys in QJsonObject's (sorted) order, so both ways write the same bytes.
+    out->append("{\"alias\":");
+    appendJsonString(out, record.alias);
+    out->append(",\"clientID\":");
+    appendJsonString(out, record.clientId);
+    out->append(",\"cpuCount\":");
+    out->append(QByteArray::number(record.cpuCount));
+    out->append(",\"diskSizeMB\":");
+    out->append(QByteArray::number(record.diskSizeMB));
+    out->append(",\"endAt\":");
+    appendIsoTime(out, record.endAt);
+    out->append(",\"envdVersion\":");
+    appendJsonString(out, record.envdVersion);
+    out->append(",\"memoryMB\":");
+    out->append(QByteArray::number(record.memoryMB));
+    out->append(",\"metadata\":{");
+    for (auto it = record.metadata.begin(); it != record.metadata.end(); ++it) {
+        if (it != record.metadata.begin())
+            out->append(',');
+        appendJsonString(out, it.key());
+        out->append(':');
+        appendJsonString(out, it.value());
+    }
+    out->append("},\"sandboxID\":");
+    appendJsonString(out, record.sandboxId);
+    out->append(",\"startedAt\":");
+    appendIsoTime(out, record.startedAt);
+    out->append(",\"state\":");
+    appendJsonString(out, sandboxStateName(record.state));
+    out->append(",\"templateID\":");
+    appendJsonString(out, record.templateId);
+    out->append(",\"volumeMounts\":[]}");
 }
 
 QJsonObject ControlPlane::sandboxDetailJson(const SandboxRecord &record)
@@ -346,11 +444,10 @@ std::optional<HttpResponse> ControlPlane::parseListQuery(
     }
 
     if (request.query.hasQueryItem(QStringLiteral("nextToken"))) {
-        auto it = m_pageTokens.constFind(queryValue(request, QStringLiteral("nextToken")));
-        if (it == m_pageTokens.constEnd())
+        out->cursor = parsePageToken(queryValue(request, QStringLiteral("nextToken")));
+        if (!out->cursor)
             return HttpResponse::error(
                 400, QStringLiteral("nextToken: not a token this server issued"));
-        out->cursor = it.value();
     }
     return std::nullopt;
 }
@@ -378,51 +475,50 @@ HttpResponse ControlPlane::listSandboxes(const HttpRequest &request, bool v2)
     if (auto error = parseListQuery(request, v2, &query))
         return *error;
 
-    QList<SandboxRecord> matching;
-    int totalRunning = 0;
-    for (const SandboxRecord &record : m_registry->sandboxes()) {
+    // Walk the registry's ordered index from the cursor: a page costs what it holds
+    // (plus the non-matching sandboxes skipped on the way when filtering), never a
+    // sort of everything. One more match past the page says whether a next one exists.
+    QByteArray page = "[";
+    int listed = 0;
+    std::optional<ListKey> last;
+    bool more = false;
+    m_registry->visitInOrder(query.ascending, query.cursor, [&](const SandboxRecord &record) {
+        if (query.startedAfter.isValid() && record.startedAt < query.startedAfter)
+            return query.ascending; // newest first: everything after is older still
         if (!query.matches(record))
-            continue;
-        if (record.state == SandboxState::Running)
-            ++totalRunning;
-        matching.append(record);
-    }
+            return true;
+        if (query.limit >= 0 && listed >= query.limit) {
+            more = true;
+            return false;
+        }
+        if (listed++ > 0)
+            page.append(',');
+        appendListedSandboxJson(&page, record);
+        last = ListKey::of(record);
+        return true;
+    });
 
-    // Sorted by (startedAt, creation order); a page token is the last item's key.
-    const auto before = [](const QDateTime &aTime, quint64 aSeq, const QDateTime &bTime,
-                            quint64 bSeq) { return aTime != bTime ? aTime < bTime : aSeq < bSeq; };
-    std::sort(
-        matching.begin(), matching.end(), [&](const SandboxRecord &a, const SandboxRecord &b) {
-            return query.ascending ? before(a.startedAt, a.sequence, b.startedAt, b.sequence)
-                                   : before(b.startedAt, b.sequence, a.startedAt, a.sequence);
-        });
+    page.append(']');
 
-    // Continue strictly after the cursor, so kills between pages neither repeat nor skip.
-    qsizetype first = 0;
-    if (query.cursor) {
-        const PageCursor &c = *query.cursor;
-        const auto pastCursor = [&](const SandboxRecord &r) {
-            return query.ascending ? before(c.startedAt, c.sequence, r.startedAt, r.sequence)
-                                   : before(r.startedAt, r.sequence, c.startedAt, c.sequence);
-        };
-        while (first < matching.size() && !pastCursor(matching.at(first)))
-            ++first;
-    }
-    const qsizetype end
-        = query.limit < 0 ? matching.size() : qMin(matching.size(), first + query.limit);
-
-    QJsonArray page;
-    for (qsizetype i = first; i < end; ++i)
-        page.append(listedSandboxJson(matching.at(i)));
-
-    HttpResponse response = HttpResponse::json(200, page);
-    if (end < matching.size() && end > first) {
-        const SandboxRecord &last = matching.at(end - 1);
-        response.setHeader(
-            "X-Next-Token", issuePageToken({ last.startedAt, last.sequence }).toLatin1());
-    }
-    if (query.running)
+    HttpResponse response;
+    response.setHeader("Content-Type", "application/json");
+    response.body = std::move(page);
+    if (more && last)
+        response.setHeader("X-Next-Token", pageToken(*last).toLatin1());
+    if (query.running) {
+        int totalRunning = 0;
+        if (query.onlyStateFiltered()) {
+            totalRunning = m_registry->runningCount();
+        } else {
+            // Filtered counts need every sandbox looked at; the page itself does not.
+            m_registry->visitInOrder(true, std::nullopt, [&](const SandboxRecord &record) {
+                if (record.state == SandboxState::Running && query.matches(record))
+                    ++totalRunning;
+                return true;
+            });
+        }
         response.setHeader("X-Total-Running", QByteArray::number(totalRunning));
+    }
     // The server's own time, as a real API sends it: clients measure ages against it.
     response.setHeader("Date",
         QLocale::c()
@@ -431,18 +527,38 @@ HttpResponse ControlPlane::listSandboxes(const HttpRequest &request, bool v2)
     return response;
 }
 
-QString ControlPlane::issuePageToken(const PageCursor &cursor)
+QString ControlPlane::pageToken(const ListKey &last) const
 {
-    QString token;
-    do {
-        token = QString::number(QRandomGenerator::system()->generate64(), 36)
-            + QString::number(QRandomGenerator::system()->generate64(), 36);
-    } while (m_pageTokens.contains(token));
-    m_pageTokens.insert(token, cursor);
-    m_pageTokenOrder.enqueue(token);
-    while (m_pageTokenOrder.size() > kMaxPageTokens)
-        m_pageTokens.remove(m_pageTokenOrder.dequeue());
-    return token;
+    const QByteArray key
+        = QByteArray::number(last.startedAtMs) + '.' + QByteArray::number(last.sequence);
+    const QByteArray mac
+        = QMessageAuthenticationCode::hash(key, m_tokenKey, QCryptographicHash::Sha256)
+              .left(kTokenMacBytes);
+    return QString::fromLatin1(
+        key + '.' + mac.toBase64(QByteArray::Base64UrlEncoding | QByteArray::OmitTrailingEquals));
+}
+
+std::optional<ListKey> ControlPlane::parsePageToken(const QString &token) const
+{
+    const qsizetype dot = token.lastIndexOf(QLatin1Char('.'));
+    if (dot <= 0)
+        return std::nullopt;
+    const QByteArray key = token.left(dot).toLatin1();
+    const QByteArray expected
+        = QMessageAuthenticationCode::hash(key, m_tokenKey, QCryptographicHash::Sha256)
+              .left(kTokenMacBytes)
+              .toBase64(QByteArray::Base64UrlEncoding | QByteArray::OmitTrailingEquals);
+    if (token.mid(dot + 1).toLatin1() != expected)
+        return std::nullopt;
+    const QList<QByteArray> parts = key.split('.');
+    if (parts.size() != 2)
+        return std::nullopt;
+    bool okTime = false;
+    bool okSeq = false;
+    ListKey cursor { parts.at(0).toLongLong(&okTime), parts.at(1).toULongLong(&okSeq) };
+    if (!okTime || !okSeq)
+        return std::nullopt;
+    return cursor;
 }
 
 HttpResponse ControlPlane::getSandbox(const QString &id)

@@ -4,10 +4,9 @@
 #include "local/router.h"
 #include "local/sandboxregistry.h"
 
+#include <QByteArray>
 #include <QDateTime>
-#include <QHash>
 #include <QJsonObject>
-#include <QQueue>
 
 namespace sd::local {
 
@@ -31,6 +30,9 @@ public:
     // JSON shapes (public so the data plane can reuse them).
     static QJsonObject sandboxJson(const SandboxRecord &record); ///< Sandbox
     static QJsonObject listedSandboxJson(const SandboxRecord &record); ///< ListedSandbox
+    /// Appends listedSandboxJson(record) as compact JSON, byte for byte what
+    /// QJsonDocument writes, without building the object: the list endpoint's hot path.
+    static void appendListedSandboxJson(QByteArray *out, const SandboxRecord &record);
     static QJsonObject sandboxDetailJson(const SandboxRecord &record); ///< SandboxDetail
     static QJsonObject logEntryJson(const SandboxEvent &event); ///< SandboxLogEntry
 
@@ -51,11 +53,6 @@ private:
     HttpResponse logs(const HttpRequest &request, const QString &id, bool v2);
     HttpResponse listTemplates();
 
-    struct PageCursor
-    {
-        QDateTime startedAt;
-        quint64 sequence = 0;
-    };
     /// The filters and paging of a list request.
     struct ListQuery
     {
@@ -66,19 +63,27 @@ private:
         QDateTime startedAfter;
         bool ascending = false;
         int limit = -1; ///< -1: no limit
-        std::optional<PageCursor> cursor;
+        std::optional<ListKey> cursor; ///< resume strictly after this sandbox
 
         bool matches(const SandboxRecord &record) const;
+        /// True when only the state is filtered, so the registry's counts answer
+        /// X-Total-Running without looking at every sandbox.
+        bool onlyStateFiltered() const
+        {
+            return metadata.isEmpty() && templateId.isEmpty() && !startedAfter.isValid();
+        }
     };
     /// Fills `out`; an error response naming the bad parameter otherwise.
     std::optional<HttpResponse> parseListQuery(
         const HttpRequest &request, bool v2, ListQuery *out) const;
-    QString issuePageToken(const PageCursor &cursor);
+    /// A page token is the last listed sandbox's ListKey, signed with m_tokenKey so
+    /// that only tokens this server issued are taken, with no table of issued tokens.
+    QString pageToken(const ListKey &last) const;
+    std::optional<ListKey> parsePageToken(const QString &token) const;
 
     SandboxRegistry *m_registry;
     Info m_info;
-    QHash<QString, PageCursor> m_pageTokens;
-    QQueue<QString> m_pageTokenOrder; ///< oldest first, to bound m_pageTokens
+    QByteArray m_tokenKey; ///< random per server run
 };
 
 } // namespace sd::local

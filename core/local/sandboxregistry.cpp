@@ -130,6 +130,7 @@ SandboxRecord SandboxRegistry::create(const CreateParams &params)
     record.allowInternetAccess = params.allowInternetAccess;
     record.sequence = m_nextSequence++;
     m_sandboxes.insert(record.sandboxId, record);
+    m_listOrder.emplace(ListKey::of(record), record.sandboxId);
 
     m_events.insert(record.sandboxId, {});
     addEvent(record.sandboxId, QStringLiteral("created"),
@@ -144,6 +145,31 @@ SandboxRecord SandboxRegistry::create(const CreateParams &params)
     return record;
 }
 
+void SandboxRegistry::createManyForBenchmark(const CreateParams &params, int count)
+{
+    const LocalTemplate *tmpl = findTemplate(params.templateId);
+    Q_ASSERT(tmpl);
+    const QDateTime now = m_clock();
+    for (int i = 0; i < count; ++i) {
+        SandboxRecord record;
+        record.sandboxId = newSandboxId();
+        record.templateId = tmpl->templateId;
+        record.alias = tmpl->alias;
+        record.clientId = m_clientId;
+        record.envdVersion = tmpl->envdVersion;
+        record.startedAt = now.addMSecs(i);
+        record.endAt = record.startedAt.addSecs(effectiveTimeout(params.timeoutSec));
+        record.cpuCount = tmpl->cpuCount;
+        record.memoryMB = tmpl->memoryMB;
+        record.diskSizeMB = tmpl->diskSizeMB;
+        record.metadata = params.metadata;
+        record.sequence = m_nextSequence++;
+        m_listOrder.emplace(ListKey::of(record), record.sandboxId);
+        m_sandboxes.insert(record.sandboxId, std::move(record));
+    }
+    scheduleExpiry();
+}
+
 const SandboxRecord *SandboxRegistry::find(const QString &sandboxId) const
 {
     auto it = m_sandboxes.constFind(sandboxId);
@@ -152,10 +178,39 @@ const SandboxRecord *SandboxRegistry::find(const QString &sandboxId) const
 
 QList<SandboxRecord> SandboxRegistry::sandboxes() const { return m_sandboxes.values(); }
 
+void SandboxRegistry::visitInOrder(bool ascending, const std::optional<ListKey> &after,
+    const std::function<bool(const SandboxRecord &)> &visit) const
+{
+    const auto recordOf = [this](const QString &id) -> const SandboxRecord & {
+        const auto found = m_sandboxes.constFind(id);
+        Q_ASSERT(found != m_sandboxes.constEnd());
+        return *found;
+    };
+    if (ascending) {
+        auto it = after ? m_listOrder.upper_bound(*after) : m_listOrder.begin();
+        for (; it != m_listOrder.end(); ++it) {
+            if (!visit(recordOf(it->second)))
+                return;
+        }
+        return;
+    }
+    // Descending: everything strictly before `after`, newest first.
+    auto it = after ? std::make_reverse_iterator(m_listOrder.lower_bound(*after))
+                    : m_listOrder.rbegin();
+    for (; it != m_listOrder.rend(); ++it) {
+        if (!visit(recordOf(it->second)))
+            return;
+    }
+}
+
 bool SandboxRegistry::kill(const QString &sandboxId, KillReason reason)
 {
-    if (!m_sandboxes.contains(sandboxId))
+    const auto found = m_sandboxes.constFind(sandboxId);
+    if (found == m_sandboxes.constEnd())
         return false;
+    m_listOrder.erase(ListKey::of(*found));
+    if (found->state == SandboxState::Paused)
+        --m_pausedCount;
     const QString event = killReasonName(reason);
     const QString message = reason == KillReason::Expired
         ? QStringLiteral("Sandbox expired at its end time")
@@ -212,6 +267,7 @@ SandboxRegistry::Result SandboxRegistry::pause(const QString &sandboxId)
     if (it->state == SandboxState::Paused)
         return Result::Conflict;
     it->state = SandboxState::Paused;
+    ++m_pausedCount;
     it->pausedRemainingMs = qMax<qint64>(0, m_clock().msecsTo(it->endAt));
     addEvent(sandboxId, QStringLiteral("paused"), QStringLiteral("Sandbox paused"),
         { { QStringLiteral("remainingMs"), QString::number(it->pausedRemainingMs) } });
@@ -232,6 +288,7 @@ SandboxRegistry::Result SandboxRegistry::resume(
     if (ms <= 0)
         ms = qint64(kDefaultTimeoutSec) * 1000;
     it->state = SandboxState::Running;
+    --m_pausedCount;
     it->endAt = m_clock().addMSecs(ms);
     it->pausedRemainingMs = 0;
     addEvent(sandboxId, QStringLiteral("resumed"), QStringLiteral("Sandbox resumed"),
@@ -251,6 +308,7 @@ SandboxRegistry::ConnectResult SandboxRegistry::connectTo(const QString &sandbox
     if (it->state == SandboxState::Paused) {
         const QDateTime kept = now.addMSecs(it->pausedRemainingMs);
         it->state = SandboxState::Running;
+        --m_pausedCount;
         it->endAt = qMax(kept, wanted);
         it->pausedRemainingMs = 0;
         addEvent(sandboxId, QStringLiteral("resumed"), QStringLiteral("Sandbox resumed by connect"),

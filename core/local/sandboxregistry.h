@@ -9,7 +9,9 @@
 #include <QString>
 #include <QTimer>
 
+#include <compare>
 #include <functional>
+#include <map>
 #include <optional>
 
 namespace sd::local {
@@ -61,6 +63,20 @@ struct SandboxRecord
     SandboxState state = SandboxState::Running;
     qint64 pausedRemainingMs = 0; ///< time left when paused
     quint64 sequence = 0; ///< creation order, a tie-break for equal startedAt
+};
+
+/// Where a sandbox sits in the list order: by start time, then creation order.
+/// Unique per sandbox (the sequence is), so a page can resume strictly after one.
+struct ListKey
+{
+    qint64 startedAtMs = 0; ///< ms since the epoch, UTC
+    quint64 sequence = 0;
+
+    friend auto operator<=>(const ListKey &, const ListKey &) = default;
+    static ListKey of(const SandboxRecord &record)
+    {
+        return { record.startedAt.toMSecsSinceEpoch(), record.sequence };
+    }
 };
 
 /// One lifecycle event, shaped like E2B's SandboxLogEntry.
@@ -121,10 +137,24 @@ public:
     /// Creates a running sandbox and emits sandboxCreated().
     SandboxRecord create(const CreateParams &params);
 
+    /// Benchmarks only: `count` running sandboxes as create() makes them, but without
+    /// their lifecycle events or sandboxCreated(), and with expiry scheduled once at
+    /// the end, so filling a registry with 50,000 costs O(n log n), not O(n²).
+    void createManyForBenchmark(const CreateParams &params, int count);
+
     /// nullptr when unknown (or already ended).
     const SandboxRecord *find(const QString &sandboxId) const;
     QList<SandboxRecord> sandboxes() const;
     int count() const { return int(m_sandboxes.size()); }
+    int pausedCount() const { return m_pausedCount; }
+    int runningCount() const { return count() - m_pausedCount; }
+
+    /// Calls `visit` on the sandboxes in list order (ascending or descending ListKey),
+    /// starting strictly after `after` when given, until `visit` returns false.
+    /// Finding the start costs O(log n), each step O(1): a page of the list costs what
+    /// it holds, not what the registry holds. `visit` must not change the registry.
+    void visitInOrder(bool ascending, const std::optional<ListKey> &after,
+        const std::function<bool(const SandboxRecord &)> &visit) const;
 
     enum class Result
     {
@@ -185,6 +215,8 @@ private:
 
     Clock m_clock;
     QHash<QString, SandboxRecord> m_sandboxes;
+    std::map<ListKey, QString> m_listOrder; ///< every sandbox of m_sandboxes, in list order
+    int m_pausedCount = 0;
     QHash<QString, EventLog> m_events;
     QHash<QString, QPointer<QObject>> m_runtimes;
     QList<QPointer<QObject>> m_dyingRuntimes; ///< deleteLater() issued, maybe not yet run

@@ -59,6 +59,10 @@ class Samples
 {
 public:
     void add(qint64 ns) { m_ns.push_back(ns); }
+    void addAll(const Samples &other)
+    {
+        m_ns.insert(m_ns.end(), other.m_ns.begin(), other.m_ns.end());
+    }
     size_t size() const { return m_ns.size(); }
     bool empty() const { return m_ns.empty(); }
 
@@ -95,6 +99,14 @@ inline int repetitions(const QStringList &args, int defaultReps)
     if (args.contains(QStringLiteral("--quick")))
         return std::max(3, defaultReps / 20);
     return defaultReps;
+}
+
+/// The value after `name` on the command line, or `fallback`.
+inline QString optionValue(
+    const QStringList &args, const QString &name, const QString &fallback = {})
+{
+    const qsizetype at = args.indexOf(name);
+    return at >= 0 && at + 1 < args.size() ? args.at(at + 1) : fallback;
 }
 
 /// One line about the machine, so a figure is never read without its context.

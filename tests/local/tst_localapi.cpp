@@ -96,6 +96,9 @@ private Q_SLOTS:
     void pagination_data();
     void pagination();
     void paginationSurvivesKillsBetweenPages();
+    void paginationAcrossCreatesAndKills_data();
+    void paginationAcrossCreatesAndKills();
+    void paginationTokenIsSigned();
     void getUnknown();
     void setTimeout();
     void expiresAtEndAt();
@@ -447,6 +450,79 @@ void TestLocalApi::paginationSurvivesKillsBetweenPages()
         + QString::fromLatin1(QUrl::toPercentEncoding(token)));
     QCOMPARE(r.status, 200);
     QCOMPARE(ids(r.array()), created.mid(11, 10));
+}
+
+void TestLocalApi::paginationAcrossCreatesAndKills_data()
+{
+    QTest::addColumn<QString>("order");
+    QTest::newRow("newest first") << QStringLiteral("desc");
+    QTest::newRow("oldest first") << QStringLiteral("asc");
+}
+
+// Small pages while sandboxes come and go between them: every sandbox that lived
+// throughout the walk is listed exactly once, and no sandbox is listed twice.
+void TestLocalApi::paginationAcrossCreatesAndKills()
+{
+    QFETCH(QString, order);
+    QStringList created; // oldest first
+    for (int i = 0; i < 40; ++i)
+        created.append(m_client->create().value(QStringLiteral("sandboxID")).toString());
+    QSet<QString> killed;
+    QStringList seen;
+    QString token;
+    int pages = 0;
+    do {
+        QString path = QStringLiteral("/v2/sandboxes?limit=3&order=") + order;
+        if (!token.isEmpty())
+            path += QStringLiteral("&nextToken=")
+                + QString::fromLatin1(QUrl::toPercentEncoding(token));
+        const HttpResult r = m_client->get(path);
+        QCOMPARE(r.status, 200);
+        seen += ids(r.array());
+        token = QString::fromLatin1(r.header("X-Next-Token"));
+        ++pages;
+        QVERIFY(pages <= 40);
+        // Between pages: two new sandboxes, one listed sandbox killed and one not yet
+        // listed (picked from the far end of the walk) killed.
+        created.append(m_client->create().value(QStringLiteral("sandboxID")).toString());
+        created.append(m_client->create().value(QStringLiteral("sandboxID")).toString());
+        if (!seen.isEmpty() && !killed.contains(seen.last())) {
+            QCOMPARE(m_client->del(QStringLiteral("/sandboxes/") + seen.last()).status, 204);
+            killed.insert(seen.last());
+        }
+        const QString unseen
+            = order == QLatin1String("asc") ? created.at(40 - pages) : created.at(pages - 1);
+        if (!seen.contains(unseen) && !killed.contains(unseen)) {
+            QCOMPARE(m_client->del(QStringLiteral("/sandboxes/") + unseen).status, 204);
+            killed.insert(unseen);
+        }
+    } while (!token.isEmpty());
+
+    QCOMPARE(QSet<QString>(seen.begin(), seen.end()).size(), seen.size()); // none twice
+    for (const QString &id : created.mid(0, 40)) {
+        if (!killed.contains(id))
+            QVERIFY2(seen.contains(id), qPrintable(id + QStringLiteral(" never listed")));
+    }
+    for (const QString &id : std::as_const(seen))
+        QVERIFY(created.contains(id));
+}
+
+void TestLocalApi::paginationTokenIsSigned()
+{
+    for (int i = 0; i < 3; ++i)
+        m_client->create();
+    HttpResult r = m_client->get(QStringLiteral("/v2/sandboxes?limit=1"));
+    const QString token = QString::fromLatin1(r.header("X-Next-Token"));
+    QVERIFY(!token.isEmpty());
+    r = m_client->get(QStringLiteral("/v2/sandboxes?limit=1&nextToken=")
+        + QString::fromLatin1(QUrl::toPercentEncoding(token)));
+    QCOMPARE(r.status, 200);
+    // The same position with the signature of another one is refused.
+    const QString forged = QStringLiteral("0.1") + token.mid(token.lastIndexOf(QLatin1Char('.')));
+    r = m_client->get(QStringLiteral("/v2/sandboxes?limit=1&nextToken=")
+        + QString::fromLatin1(QUrl::toPercentEncoding(forged)));
+    QCOMPARE(r.status, 400);
+    QVERIFY(r.message().contains(QStringLiteral("nextToken")));
 }
 
 void TestLocalApi::getUnknown()
