@@ -8,11 +8,13 @@
 #include <QFileInfo>
 #include <QJsonObject>
 #include <QSet>
+#include <QSocketNotifier>
 #include <QStandardPaths>
 #include <QStorageInfo>
 #include <QThread>
 
 #include <csignal>
+#include <fcntl.h>
 #include <sys/prctl.h>
 #include <unistd.h>
 
@@ -193,6 +195,12 @@ QString nsenterPath() { return QStandardPaths::findExecutable(QStringLiteral("ns
 
 QString bwrapPath() { return QStandardPaths::findExecutable(QStringLiteral("bwrap")); }
 
+QString slirpPath() { return QStandardPaths::findExecutable(QStringLiteral("slirp4netns")); }
+
+// What a sandbox with internet access resolves names through: slirp4netns's DNS
+// forwarder (the host's resolv.conf may name a loopback resolver the jail cannot reach).
+const QByteArray JailResolvConf = "nameserver 10.0.2.3\n";
+
 } // namespace
 
 QString isolationName(Isolation isolation)
@@ -353,8 +361,7 @@ SandboxRuntime::SandboxRuntime(SandboxRuntimeConfig config, Isolation isolation,
     , m_isolation(isolation)
     , m_fs(std::move(root))
     , m_gatewayBinDir(std::move(gatewayBinDir))
-{
-}
+{ }
 
 SandboxRuntime::~SandboxRuntime() { stop(tr("the sandbox was removed")); }
 
@@ -392,13 +399,17 @@ void SandboxRuntime::startJail()
         = QDir(QStringLiteral("/etc"))
               .entryList(QDir::AllEntries | QDir::NoDotAndDotDot | QDir::Hidden | QDir::System);
     for (const QString &entry : etc) {
-        if (HiddenEtc.contains(entry))
+        if (HiddenEtc.contains(entry)
+            || (m_config.allowInternetAccess && entry == QLatin1String("resolv.conf")))
             continue;
         const QString path = QStringLiteral("/etc/") + entry;
         args << QStringLiteral("--ro-bind-try") << path << path;
     }
-    for (const auto &[name, content] : { std::pair { QStringLiteral("passwd"), JailPasswd },
-             std::pair { QStringLiteral("group"), JailGroup } }) {
+    QList<std::pair<QString, QByteArray>> ownEtc { { QStringLiteral("passwd"), JailPasswd },
+        { QStringLiteral("group"), JailGroup } };
+    if (m_config.allowInternetAccess)
+        ownEtc.append({ QStringLiteral("resolv.conf"), JailResolvConf });
+    for (const auto &[name, content] : std::as_const(ownEtc)) {
         const QString path = m_fs.root() + QStringLiteral("/etc/") + name;
         QFile file(path);
         if (file.open(QIODevice::WriteOnly | QIODevice::Truncate))
@@ -418,8 +429,11 @@ void SandboxRuntime::startJail()
          << QStringLiteral("/dev") << QStringLiteral("--unshare-pid")
          << QStringLiteral("--unshare-ipc") << QStringLiteral("--die-with-parent")
          << QStringLiteral("--chdir") << QStringLiteral("/home/user");
-    if (!m_config.allowInternetAccess)
-        args << QStringLiteral("--unshare-net");
+    // Always a network namespace of its own: the host's would let a sandbox reach
+    // every server on the host's loopback (this backend's port included) and every
+    // abstract UNIX socket (X11's). Internet access, where allowed, comes through
+    // slirp4netns once the namespace exists (startNetwork()).
+    args << QStringLiteral("--unshare-net");
     // The jail's own command only holds the namespaces open.
     args << QStringLiteral("/bin/sh") << QStringLiteral("-c")
          << QStringLiteral("echo ready; exec sleep infinity");
@@ -462,11 +476,116 @@ void SandboxRuntime::onJailOutput()
     }
     m_pidNamespace = pidNamespaceOf(m_jailInit);
     qCInfo(lcLocal) << "sandbox" << sandboxId() << "jail ready, init pid" << m_jailInit;
+    if (m_config.allowInternetAccess)
+        startNetwork();
+    else
+        launchPending();
+}
+
+void SandboxRuntime::launchPending()
+{
     const auto pending = std::exchange(m_pending, {});
     for (const QPointer<SandboxProcess> &process : pending) {
         if (process)
             launch(process);
     }
+}
+
+bool SandboxRuntime::jailReady() const
+{
+    return m_jailInit > 0 && (!m_config.allowInternetAccess || m_networkSettled);
+}
+
+void SandboxRuntime::startNetwork()
+{
+    const QString slirp = slirpPath();
+    int ready[2] = { -1, -1 };
+    if (slirp.isEmpty() || ::pipe2(ready, O_CLOEXEC) != 0) {
+        // Fails closed: the sandbox runs, with loopback only.
+        qCWarning(lcLocal) << "sandbox" << sandboxId()
+                           << "has no internet access: slirp4netns is not installed";
+        m_networkSettled = true;
+        launchPending();
+        return;
+    }
+    const int readyWrite = ready[1];
+    m_networkReadyFd = ready[0];
+    QStringList args { QStringLiteral("--configure"), QStringLiteral("--mtu=65520"),
+        // 10.0.2.2 would otherwise be the host's 127.0.0.1.
+        QStringLiteral("--disable-host-loopback"), QStringLiteral("--enable-sandbox"),
+        QStringLiteral("--enable-seccomp"), QStringLiteral("--ready-fd"),
+        QString::number(readyWrite), QStringLiteral("--netns-type=path") };
+    // Run by root, bwrap nests the sandbox user's namespace inside the one owning the
+    // network namespace, so only the network namespace is joined; run by anyone else,
+    // slirp4netns needs the owning user namespace for its capabilities there.
+    if (::geteuid() != 0)
+        args << QStringLiteral("--userns-path")
+             << QStringLiteral("/proc/%1/ns/user").arg(m_jailInit);
+    args << QStringLiteral("/proc/%1/ns/net").arg(m_jailInit) << QStringLiteral("tap0");
+
+    m_network = new QProcess(this);
+    ++liveProcesses;
+    connect(m_network, &QObject::destroyed, [] { --liveProcesses; });
+    m_network->setProgram(slirp);
+    m_network->setArguments(args);
+    m_network->setProcessEnvironment(hostToolEnvironment());
+    m_network->setStandardInputFile(QProcess::nullDevice());
+    m_network->setProcessChannelMode(QProcess::MergedChannels);
+    m_network->setChildProcessModifier([readyWrite] {
+        detachChild();
+        ::fcntl(readyWrite, F_SETFD, 0); // the one descriptor it inherits
+    });
+    // Its progress lines are of no use; reading them keeps the pipe from filling.
+    QProcess *network = m_network;
+    connect(network, &QProcess::readyRead, network, [network] { network->readAll(); });
+    m_networkReady = new QSocketNotifier(m_networkReadyFd, QSocketNotifier::Read, this);
+    connect(m_networkReady, &QSocketNotifier::activated, this, [this] {
+        char byte = 0;
+        const bool ok = ::read(m_networkReadyFd, &byte, 1) == 1;
+        closeNetworkReadyFd();
+        if (m_networkSettled || m_stopped)
+            return;
+        m_networkSettled = true;
+        if (!ok)
+            qCWarning(lcLocal) << "sandbox" << sandboxId()
+                               << "has no internet access: slirp4netns did not come up";
+        launchPending();
+    });
+    connect(m_network, &QProcess::finished, this, [this] {
+        if (!m_stopped)
+            qCWarning(lcLocal) << "sandbox" << sandboxId() << "lost its internet access";
+    });
+    m_network->start();
+    ::close(readyWrite);
+}
+
+void SandboxRuntime::closeNetworkReadyFd()
+{
+    if (m_networkReady) {
+        m_networkReady->setEnabled(false);
+        m_networkReady->deleteLater();
+        m_networkReady = nullptr;
+    }
+    if (m_networkReadyFd >= 0)
+        ::close(m_networkReadyFd);
+    m_networkReadyFd = -1;
+}
+
+void SandboxRuntime::stopNetwork()
+{
+    closeNetworkReadyFd();
+    if (!m_network)
+        return;
+    m_network->disconnect(this);
+    QProcess *network = m_network;
+    m_network = nullptr;
+    network->setParent(nullptr);
+    // Let QProcess reap it; never wait here.
+    connect(network, &QProcess::finished, network, &QObject::deleteLater);
+    if (network->state() == QProcess::NotRunning)
+        network->deleteLater();
+    else
+        network->kill();
 }
 
 void SandboxRuntime::onJailFinished()
@@ -478,6 +597,7 @@ void SandboxRuntime::onJailFinished()
     if (!m_stopped)
         qCWarning(lcLocal) << "sandbox" << sandboxId() << m_jailError;
     m_jailInit = 0;
+    stopNetwork();
     const auto pending = std::exchange(m_pending, {});
     for (const QPointer<SandboxProcess> &process : pending) {
         if (process)
@@ -532,7 +652,7 @@ SandboxProcess *SandboxRuntime::start(
         });
     if (m_stopped) {
         QTimer::singleShot(0, process, [process] { process->fail(tr("the sandbox was killed")); });
-    } else if (m_isolation == Isolation::Bwrap && !m_jailInit) {
+    } else if (m_isolation == Isolation::Bwrap && !jailReady()) {
         if (m_jailError.isEmpty()) {
             if (!m_jail)
                 startJail();
@@ -552,9 +672,7 @@ QStringList SandboxRuntime::jailedLaunchArguments(
 {
     QStringList args { QStringLiteral("--target"), QString::number(m_jailInit),
         QStringLiteral("--mount"), QStringLiteral("--pid"), QStringLiteral("--ipc"),
-        QStringLiteral("--root"), QStringLiteral("--wd") };
-    if (!m_config.allowInternetAccess)
-        args << QStringLiteral("--net");
+        QStringLiteral("--root"), QStringLiteral("--wd"), QStringLiteral("--net") };
     // The jail's user namespace maps the sandbox user to the backend's own uid; joining
     // it with the backend's credentials makes the process that user there, and a
     // process that is not root in its user namespace keeps no capability across exec.
@@ -740,6 +858,7 @@ void SandboxRuntime::stop(const QString &reason)
         ::kill(-pid_t(p->pid()), SIGKILL);
     if (m_jail && m_jail->state() != QProcess::NotRunning)
         m_jail->kill();
+    stopNetwork();
     if (m_isolation == Isolation::None) {
         // Catch what forked between the two scans.
         for (qint64 pid : sandboxPids())
@@ -850,7 +969,7 @@ void ProcessRunner::sampleAll()
     for (const QPointer<SandboxRuntime> &runtime : std::as_const(m_runtimes)) {
         const QString key = runtime->metricsKey();
         if (!key.isEmpty())
-            usage.insert(key, {0, 0});
+            usage.insert(key, { 0, 0 });
     }
     // One pass over /proc for every sandbox: sandboxes times processes would not scale.
     if (!usage.isEmpty()) {
@@ -880,7 +999,7 @@ void ProcessRunner::sampleAll()
         }
     }
     for (const QPointer<SandboxRuntime> &runtime : std::as_const(m_runtimes)) {
-        const auto [ticks, rss] = usage.value(runtime->metricsKey(), {0, 0});
+        const auto [ticks, rss] = usage.value(runtime->metricsKey(), { 0, 0 });
         runtime->addSample(ticks, rss);
     }
 }

@@ -11,6 +11,7 @@
 #include <QObject>
 #include <QPointer>
 #include <QProcess>
+#include <QSocketNotifier>
 #include <QTimer>
 
 namespace sd::local {
@@ -19,7 +20,7 @@ namespace sd::local {
 enum class Isolation
 {
     None, ///< processes run unjailed in the sandbox directory
-    Bwrap, ///< one bubblewrap jail per sandbox (own mount and PID namespace)
+    Bwrap, ///< one bubblewrap jail per sandbox (own mount, PID and network namespace)
 };
 QString isolationName(Isolation isolation);
 
@@ -161,6 +162,14 @@ private:
     void startJail();
     void onJailOutput();
     void onJailFinished();
+    /// Whether processes can start in the jail: it is up and, with internet access,
+    /// its network is configured (or known to be unavailable).
+    bool jailReady() const;
+    void launchPending();
+    /// Gives the jail's network namespace internet access through slirp4netns.
+    void startNetwork();
+    void stopNetwork();
+    void closeNetworkReadyFd();
     void launch(SandboxProcess *process);
     QProcessEnvironment environmentFor(const sd::ProcessConfig &config) const;
     /// nsenter's command line and environment to run `config` in the jail.
@@ -181,6 +190,10 @@ private:
     qint64 m_jailPid = 0; ///< the outer bwrap
     qint64 m_jailInit = 0; ///< pid 1 of the sandbox's namespace (host pid)
     QString m_jailError;
+    QPointer<QProcess> m_network; ///< slirp4netns, with internet access
+    int m_networkReadyFd = -1; ///< read end of its --ready-fd pipe
+    QPointer<QSocketNotifier> m_networkReady;
+    bool m_networkSettled = false; ///< configured, or known to be unavailable
     QList<QPointer<SandboxProcess>> m_processes;
     QList<QPointer<SandboxProcess>> m_pending; ///< waiting for the jail
     bool m_paused = false;
