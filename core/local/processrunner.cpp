@@ -13,6 +13,7 @@
 #include <QStorageInfo>
 #include <QThread>
 
+#include <cerrno>
 #include <csignal>
 #include <fcntl.h>
 #include <sys/prctl.h>
@@ -50,6 +51,9 @@ const QStringList UnprivilegedJail { QStringLiteral("--unshare-user"), QStringLi
     JailUid, QStringLiteral("--gid"), JailUid, QStringLiteral("--cap-drop"),
     QStringLiteral("ALL") };
 constexpr int MetricsIntervalMs = 5000;
+// Output read from a process's pipe at once, and at most drained after it ended.
+constexpr qsizetype OutputReadLimit = 256 * 1024;
+constexpr qsizetype OutputDrainLimit = 1024 * 1024;
 // The only variables a program on the host side of a jail (bwrap, nsenter) gets: the
 // host's dynamic loader acts on LD_PRELOAD, LD_AUDIT and the like before the
 // program enters any namespace.
@@ -246,7 +250,12 @@ SandboxProcess::SandboxProcess(
     ++liveProcesses;
 }
 
-SandboxProcess::~SandboxProcess() { --liveProcesses; }
+SandboxProcess::~SandboxProcess()
+{
+    closePipe(0);
+    closePipe(1);
+    --liveProcesses;
+}
 
 QString SandboxProcess::safeCommand() const
 {
@@ -259,28 +268,50 @@ QString SandboxProcess::safeCommand() const
 void SandboxProcess::launch(const QString &program, const QStringList &arguments,
     const QProcessEnvironment &env, const QString &workingDir, bool jailed)
 {
+    // The output pipes are the backend's own, not QProcess's: QProcess reads whatever
+    // the process writes as fast as it comes, so a client that stops reading would make
+    // the backend buffer without bound. With its own pipes the backend can stop reading.
+    int out[2] = { -1, -1 };
+    int err[2] = { -1, -1 };
+    if (::pipe2(out, O_CLOEXEC) != 0 || ::pipe2(err, O_CLOEXEC) != 0) {
+        for (int fd : { out[0], out[1], err[0], err[1] }) {
+            if (fd >= 0)
+                ::close(fd);
+        }
+        QTimer::singleShot(0, this, [this] { fail(tr("no pipe for the process's output")); });
+        return;
+    }
+    const int writeEnds[2] = { out[1], err[1] };
+    for (int index : { 0, 1 }) {
+        const int fd = index == 0 ? out[0] : err[0];
+        ::fcntl(fd, F_SETFL, ::fcntl(fd, F_GETFL) | O_NONBLOCK);
+        m_pipes[index].fd = fd;
+        m_pipes[index].notifier = new QSocketNotifier(fd, QSocketNotifier::Read, this);
+        connect(m_pipes[index].notifier, &QSocketNotifier::activated, this,
+            [this, index] { readPipe(index, OutputReadLimit); });
+    }
     m_process = new QProcess(this);
     m_process->setProgram(program);
     m_process->setArguments(arguments);
     m_process->setProcessEnvironment(env);
     m_process->setWorkingDirectory(workingDir);
-    m_process->setProcessChannelMode(QProcess::SeparateChannels);
+    m_process->setProcessChannelMode(QProcess::ForwardedChannels);
     if (!m_stdinOpen)
         m_process->setStandardInputFile(QProcess::nullDevice());
-    m_process->setChildProcessModifier(jailed ? detachJailedChild : detachChild);
+    const int outWrite = writeEnds[0];
+    const int errWrite = writeEnds[1];
+    m_process->setChildProcessModifier([jailed, outWrite, errWrite] {
+        if (jailed)
+            detachJailedChild();
+        else
+            detachChild();
+        // dup2 clears close-on-exec on the copies only.
+        ::dup2(outWrite, STDOUT_FILENO);
+        ::dup2(errWrite, STDERR_FILENO);
+    });
     connect(m_process, &QProcess::started, this, [this] {
         m_pid = quint32(m_process->processId());
         Q_EMIT started(m_pid);
-    });
-    connect(m_process, &QProcess::readyReadStandardOutput, this, [this] {
-        const QByteArray data = m_process->readAllStandardOutput();
-        if (!data.isEmpty())
-            Q_EMIT output(false, data);
-    });
-    connect(m_process, &QProcess::readyReadStandardError, this, [this] {
-        const QByteArray data = m_process->readAllStandardError();
-        if (!data.isEmpty())
-            Q_EMIT output(true, data);
     });
     connect(m_process, &QProcess::finished, this, &SandboxProcess::onFinished);
     connect(m_process, &QProcess::errorOccurred, this, [this](QProcess::ProcessError error) {
@@ -288,6 +319,72 @@ void SandboxProcess::launch(const QString &program, const QStringList &arguments
             fail(m_process->errorString());
     });
     m_process->start();
+    // The child has its copies now (QProcess forks in start()).
+    ::close(outWrite);
+    ::close(errWrite);
+}
+
+void SandboxProcess::readPipe(int index, qsizetype limit)
+{
+    OutputPipe &pipe = m_pipes[index];
+    if (pipe.fd < 0)
+        return;
+    QByteArray data;
+    char buffer[65536];
+    bool atEnd = false;
+    while (data.size() < limit) {
+        const ssize_t n = ::read(pipe.fd, buffer, sizeof(buffer));
+        if (n > 0) {
+            data.append(buffer, n);
+            continue;
+        }
+        if (n < 0 && errno == EINTR)
+            continue;
+        atEnd = n == 0 || (errno != EAGAIN && errno != EWOULDBLOCK);
+        break;
+    }
+    if (atEnd)
+        closePipe(index);
+    if (!data.isEmpty())
+        Q_EMIT output(index == 1, data);
+}
+
+void SandboxProcess::closePipe(int index)
+{
+    OutputPipe &pipe = m_pipes[index];
+    if (pipe.notifier) {
+        pipe.notifier->setEnabled(false);
+        pipe.notifier->deleteLater();
+        pipe.notifier = nullptr;
+    }
+    if (pipe.fd >= 0)
+        ::close(pipe.fd);
+    pipe.fd = -1;
+}
+
+void SandboxProcess::holdOutput(QObject *holder)
+{
+    if (!holder || m_holders.contains(holder))
+        return;
+    m_holders.insert(holder);
+    connect(holder, &QObject::destroyed, this, [this, holder] { releaseOutput(holder); });
+    updateReading();
+}
+
+void SandboxProcess::releaseOutput(QObject *holder)
+{
+    if (!m_holders.remove(holder))
+        return;
+    disconnect(holder, &QObject::destroyed, this, nullptr);
+    updateReading();
+}
+
+void SandboxProcess::updateReading()
+{
+    for (const OutputPipe &pipe : m_pipes) {
+        if (pipe.notifier)
+            pipe.notifier->setEnabled(m_holders.isEmpty());
+    }
 }
 
 void SandboxProcess::fail(const QString &reason)
@@ -307,13 +404,12 @@ void SandboxProcess::onFinished(int exitCode, QProcess::ExitStatus status)
 {
     if (m_ended)
         return;
-    // Output still buffered in the pipes comes before the end.
-    const QByteArray out = m_process->readAllStandardOutput();
-    if (!out.isEmpty())
-        Q_EMIT output(false, out);
-    const QByteArray err = m_process->readAllStandardError();
-    if (!err.isEmpty())
-        Q_EMIT output(true, err);
+    // Output still in the pipes comes before the end, held or not (a pipe holds
+    // little); a daemon the process left writing to them keeps nothing open.
+    readPipe(0, OutputDrainLimit);
+    readPipe(1, OutputDrainLimit);
+    closePipe(0);
+    closePipe(1);
     m_ended = true;
     if (status == QProcess::NormalExit) {
         m_exitCode = exitCode;

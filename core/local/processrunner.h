@@ -7,12 +7,16 @@
 #include <QDateTime>
 #include <QHash>
 #include <QList>
+#include <QLockFile>
 #include <QMap>
 #include <QObject>
 #include <QPointer>
 #include <QProcess>
+#include <QSet>
 #include <QSocketNotifier>
 #include <QTimer>
+
+#include <memory>
 
 namespace sd::local {
 
@@ -63,6 +67,13 @@ public:
     /// The program's name for logs, without arguments or variables (they hold secrets).
     QString safeCommand() const;
 
+    /// Stops reading the process's output while any holder asks (a stream whose client
+    /// does not keep up): its pipe fills and the process blocks on its next write, as it
+    /// would on a slow terminal. A holder that is destroyed lets go.
+    void holdOutput(QObject *holder);
+    void releaseOutput(QObject *holder);
+    bool isOutputHeld() const { return !m_holders.isEmpty(); }
+
     bool writeStdin(const QByteArray &data);
     bool closeStdin();
     /// Sends `signal` to the process and everything it started (its process group).
@@ -85,6 +96,18 @@ private:
         const QProcessEnvironment &env, const QString &workingDir, bool jailed);
     void fail(const QString &reason);
     void onFinished(int exitCode, QProcess::ExitStatus status);
+    /// Reads what the pipe holds, up to `limit` bytes, and emits it as one output().
+    void readPipe(int index, qsizetype limit);
+    void closePipe(int index);
+    void updateReading();
+
+    struct OutputPipe
+    {
+        int fd = -1; ///< read end, non-blocking; -1 once closed
+        QSocketNotifier *notifier = nullptr;
+    };
+    OutputPipe m_pipes[2]; ///< stdout, stderr
+    QSet<QObject *> m_holders;
 
     sd::ProcessConfig m_config;
     QString m_tag;
