@@ -61,17 +61,23 @@ const QString HostToolPath = QStringLiteral("/usr/bin:/bin");
 // Carries one "NAME=VALUE" of a jailed process through nsenter under a name no
 // loader or libc reads (SD_ENV_0, SD_ENV_1, ...).
 const QString CarrierPrefix = QStringLiteral("SD_ENV_");
-// Runs in the jail: turns the carriers back into `env -i` arguments, so the values
-// never sit on a command line that lives as long as the process (the nsenter
-// parent's /proc/PID/cmdline is readable by every local user).
-// $1: number of carriers, $2: working directory, then the command and its arguments.
+// Carries the command and each of its arguments the same way (SD_ARG_0, ...).
+const QString ArgCarrierPrefix = QStringLiteral("SD_ARG_");
+// Runs in the jail: turns the carriers back into `env -i` arguments, so neither the
+// values nor the command's arguments (a gateway configuration with API keys, a
+// `bash -c` script with a token) sit on nsenter's command line, which lives as long
+// as the process and which every local user can read in /proc/PID/cmdline; a
+// process's environment only its owner can read.
+// $1: number of variables, $2: number of command words, $3: working directory.
 QString jailEntryScript()
 {
-    return QStringLiteral("n=$1; dir=$2; shift 2; "
+    return QStringLiteral("n=$1; a=$2; dir=$3; set --; "
+                          "while [ \"$a\" -gt 0 ]; do a=$((a - 1)); "
+                          "eval \"set -- \\\"\\$%2$a\\\" \\\"\\$@\\\"\"; done; "
                           "while [ \"$n\" -gt 0 ]; do n=$((n - 1)); "
                           "eval \"set -- \\\"\\$%1$n\\\" \\\"\\$@\\\"\"; done; "
                           "exec /usr/bin/env -i --chdir=\"$dir\" -- \"$@\"")
-        .arg(CarrierPrefix);
+        .arg(CarrierPrefix, ArgCarrierPrefix);
 }
 
 // --- /proc reading ---
@@ -777,12 +783,15 @@ QStringList SandboxRuntime::jailedLaunchArguments(
     const QStringList vars = environmentFor(config).toStringList();
     for (qsizetype i = 0; i < vars.size(); ++i)
         hostEnvironment->insert(CarrierPrefix + QString::number(i), vars.at(i));
+    const QStringList words = QStringList { config.cmd } + config.args;
+    for (qsizetype i = 0; i < words.size(); ++i)
+        hostEnvironment->insert(ArgCarrierPrefix + QString::number(i), words.at(i));
     // The working directory is only reachable inside the jail: env changes to it there.
     const QString absCwd
         = cwd.startsWith(QLatin1Char('/')) ? cwd : QStringLiteral("/home/user/") + cwd;
     args << QStringLiteral("--") << QStringLiteral("/bin/sh") << QStringLiteral("-c")
          << jailEntryScript() << QStringLiteral("sd-entry") << QString::number(vars.size())
-         << absCwd << config.cmd << config.args;
+         << QString::number(words.size()) << absCwd;
     return args;
 }
 
@@ -1041,6 +1050,7 @@ ProcessRunner::ProcessRunner(Options options, QObject *parent)
     : QObject(parent)
     , m_options(std::move(options))
 {
+    sweepLeftovers();
     // The mcp-gateway template's PATH gets a folder holding only the gateway (a link
     // to the built binary), not every binary of the build.
     const QString binary = m_options.gatewayBinDir + QStringLiteral("/mcp-gateway");
@@ -1056,6 +1066,37 @@ ProcessRunner::ProcessRunner(Options options, QObject *parent)
         qCWarning(lcLocal).noquote() << "no mcp-gateway next to the backend:"
                                      << "the mcp-gateway template cannot start a gateway";
     }
+}
+
+void ProcessRunner::sweepLeftovers()
+{
+    if (m_options.stateDir.isEmpty())
+        return;
+    // A backend that ended without stopping its sandboxes (killed, crashed) left their
+    // folders behind, gateway configurations with their API keys included. Sandboxes
+    // do not outlive the backend, so whatever is there is left over; but a second
+    // backend on the same state folder must not lose its sandboxes, hence the lock.
+    m_stateLock = std::make_unique<QLockFile>(
+        QDir(m_options.stateDir).filePath(QStringLiteral("backend.lock")));
+    m_stateLock->setStaleLockTime(0);
+    if (!m_stateLock->tryLock(0)) {
+        qCWarning(lcLocal) << "another backend uses" << m_options.stateDir
+                           << ": its sandbox folders are left alone";
+        return;
+    }
+    QDir sandboxes(QDir(m_options.stateDir).filePath(QStringLiteral("sandboxes")));
+    const QStringList leftovers
+        = sandboxes.entryList(QDir::AllEntries | QDir::NoDotAndDotDot | QDir::Hidden);
+    for (const QString &name : leftovers) {
+        const QString path = sandboxes.filePath(name);
+        if (QFileInfo(path).isDir() && !QFileInfo(path).isSymLink())
+            QDir(path).removeRecursively();
+        else
+            QFile::remove(path);
+    }
+    if (!leftovers.isEmpty())
+        qCInfo(lcLocal) << "removed" << leftovers.size()
+                        << "sandbox folders left from an earlier run";
 }
 
 void ProcessRunner::sampleAll()

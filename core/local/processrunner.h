@@ -259,11 +259,14 @@ public:
 
 private:
     void sampleAll();
+    /// Removes the sandbox folders an earlier backend left in the state folder.
+    void sweepLeftovers();
 
     Options m_options;
     QList<QPointer<SandboxRuntime>> m_runtimes;
     QTimer m_metricsTimer;
     QString m_gatewayDir; ///< holds only a link to mcp-gateway; empty when there is none
+    std::unique_ptr<QLockFile> m_stateLock; ///< held while this backend uses the state folder
 };
 
 } // namespace sd::local
