@@ -17,6 +17,7 @@
 #include <QTest>
 #include <QUuid>
 
+#include <csignal>
 #include <fcntl.h>
 #include <sys/stat.h>
 #include <unistd.h>
@@ -133,6 +134,12 @@ private Q_SLOTS:
         const QByteArray cmdline = readProc(pid, "cmdline");
         releaseFifo(gatewayDir);
         QVERIFY(gateway.waitForFinished(20000));
+        // The gateway leaves `mcp-gateway serve` running; no sandbox ends it here.
+        QFile servePid(gatewayDir + QStringLiteral("/gateway.pid"));
+        const qint64 serve
+            = servePid.open(QIODevice::ReadOnly) ? servePid.readAll().trimmed().toLongLong() : 0;
+        if (serve > 0)
+            ::kill(pid_t(serve), SIGKILL);
         QVERIFY2(gateway.exitStatus() == QProcess::NormalExit && gateway.exitCode() == 0,
             gateway.readAllStandardError().constData());
         QVERIFY2(!cmdline.contains(secret), cmdline.constData());
