@@ -15,7 +15,7 @@ package_json=${3:-$here/../tests/conformance/package.json}
 
 # The programs the test suite starts, directly or through its scripts.
 programs=(bwrap nsenter dbus-run-session dbus-daemon gnome-keyring-daemon xvfb-run Xvfb xauth
-          node npm curl gcc slirp4netns)
+          node npm curl gcc slirp4netns clang++-14)
 # Installed by the script only where the machine has none (a Node.js of another origin
 # may be there, and Debian's npm would conflict with it).
 fallback_programs=(node npm)

@@ -8,6 +8,7 @@ packages=(
     qt6-base-dev qt6-httpserver-dev qt6-websockets-dev qtkeychain-qt6-dev qt6-svg-dev qt6-charts-dev libqt6opengl6-dev
     libgl-dev qt6-qpa-plugins
     bubblewrap slirp4netns
+    clang-14 libclang-rt-14-dev
     gnome-keyring dbus dbus-daemon libsecret-1-0 util-linux
     xvfb xauth
 )
