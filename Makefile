@@ -6,7 +6,7 @@ CMAKE_FLAGS ?= -G "Unix Makefiles" -DCMAKE_BUILD_TYPE=RelWithDebInfo -DSANDBOX_D
 # The local backend `make run` uses when it has to start one.
 LOCAL_PORT ?= 49900
 
-.PHONY: all deps npm build build-asan run local test test-asan bench package clean
+.PHONY: all deps npm build build-asan run local test test-asan bench package fuzz clean
 
 all: build
 
@@ -37,6 +37,15 @@ local: build
 # Every test, then every test again under AddressSanitizer + UBSan.
 test: build npm build-asan
 	@tools/run-tests.sh $(BUILD_DIR) $(ASAN_BUILD_DIR)
+
+# One libFuzzer target for longer than the test run does: make fuzz T=envelope S=600
+T ?= envelope
+S ?= 300
+fuzz: build
+	@mkdir -p $(BUILD_DIR)/tests/fuzz/work-$(T)
+	@$(BUILD_DIR)/tests/fuzz/fuzz_$(T) -max_total_time=$(S) -timeout=10 -rss_limit_mb=2048 \
+		-artifact_prefix=$(BUILD_DIR)/tests/fuzz/crash-$(T)- \
+		$(BUILD_DIR)/tests/fuzz/work-$(T) tests/fuzz/corpus/$(T)
 
 bench: build
 	@cmake --build $(BUILD_DIR) --target benchmarks -j $(JOBS)

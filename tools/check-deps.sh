@@ -15,7 +15,7 @@ package_json=${3:-$here/../tests/conformance/package.json}
 
 # The programs the build and the test suite start, directly or through their scripts.
 programs=(bwrap nsenter dbus-run-session dbus-daemon gnome-keyring-daemon xvfb-run Xvfb xauth
-          node npm curl gcc
+          node npm curl gcc slirp4netns clang++-14
           cpack dpkg dpkg-deb dpkg-shlibdeps strings rsvg-convert help2man
           desktop-file-validate appstreamcli)
 # Installed by the script only where the machine has none (a Node.js of another origin

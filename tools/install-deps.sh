@@ -7,7 +7,8 @@ packages=(
     cmake make g++ pkg-config curl
     qt6-base-dev qt6-httpserver-dev qt6-websockets-dev qtkeychain-qt6-dev qt6-svg-dev qt6-charts-dev libqt6opengl6-dev
     libgl-dev qt6-qpa-plugins
-    bubblewrap
+    bubblewrap slirp4netns
+    clang-14 libclang-rt-14-dev
     gnome-keyring dbus dbus-daemon libsecret-1-0 util-linux
     xvfb xauth
     dpkg-dev librsvg2-bin help2man desktop-file-utils appstream

@@ -230,6 +230,11 @@ int echoConfigForTests(const QByteArray &configText)
     return ExitFailed;
 }
 
+// The configuration holds API keys, and a process's arguments are readable by every
+// user of the host (/proc/PID/cmdline, ps). The kernel reads them from this process's
+// own memory, so overwriting them there hides them from then on.
+void scrubArgument(char *argument) { std::memset(argument, 0, std::strlen(argument)); }
+
 } // namespace
 
 int main(int argc, char *argv[])
@@ -245,10 +250,16 @@ int main(int argc, char *argv[])
     }
     if (argc == 3 && first == "--config" && qgetenv("SD_TEST_GATEWAY_ECHO") == "1")
         return echoConfigForTests(QByteArray(argv[2]));
-    if (argc == 3 && first == "--config")
-        return start(QByteArray(argv[2]), argv[0]);
-    if (argc == 2 && first.startsWith("--config="))
-        return start(first.mid(int(qstrlen("--config="))), argv[0]);
+    if (argc == 3 && first == "--config") {
+        const QByteArray config(argv[2]);
+        scrubArgument(argv[2]);
+        return start(config, argv[0]);
+    }
+    if (argc == 2 && first.startsWith("--config=")) {
+        const QByteArray config = first.mid(int(qstrlen("--config=")));
+        scrubArgument(argv[1] + qstrlen("--config="));
+        return start(config, argv[0]);
+    }
 
     printErr(QStringLiteral("expected --config JSON (see mcp-gateway --help)."));
     return ExitUsage;

@@ -1,16 +1,17 @@
 // sandbox-desk-local: an E2B-compatible backend on loopback.
 
 #include "common/logging.h"
+#include "common/shutdownsignals.h"
 #include "local/apikeyfile.h"
 #include "local/envdservice.h"
 #include "local/localserver.h"
 #include "local/processrunner.h"
-#include "common/shutdownsignals.h"
 
 #include <QCommandLineParser>
 #include <QCoreApplication>
 #include <QDir>
 #include <QElapsedTimer>
+#include <QFile>
 #include <QFileInfo>
 #include <QStandardPaths>
 #include <QTimer>
@@ -52,6 +53,8 @@ QString gatewayBinDir()
     return QDir::cleanPath(here.filePath(QStringLiteral(SD_GATEWAY_RELDIR)));
 }
 
+const char *const ApiKeyVariable = "SANDBOX_DESK_LOCAL_API_KEY";
+
 } // namespace
 
 int main(int argc, char **argv)
@@ -72,8 +75,13 @@ int main(int argc, char **argv)
         QStringLiteral("Address to listen on; anything but loopback needs --api-key."),
         QStringLiteral("ADDR"), QStringLiteral("127.0.0.1"));
     const QCommandLineOption apiKeyOption(QStringLiteral("api-key"),
-        QStringLiteral("API key clients must send (default: generated and kept in a 0600 file)."),
+        QStringLiteral("API key clients must send (default: generated and kept in a 0600 file). "
+                       "Every local user can read it in `ps`: prefer --api-key-file or "
+                       "SANDBOX_DESK_LOCAL_API_KEY."),
         QStringLiteral("KEY"));
+    const QCommandLineOption apiKeyFileOption(QStringLiteral("api-key-file"),
+        QStringLiteral("Read the API key from this file (its first line)."),
+        QStringLiteral("PATH"));
     const QCommandLineOption stateDirOption(QStringLiteral("state-dir"),
         QStringLiteral("Folder for sandbox state."), QStringLiteral("DIR"));
     const QCommandLineOption faultOption(
@@ -95,8 +103,9 @@ int main(int argc, char **argv)
         QStringLiteral("A DNS name clients call this server by, besides localhost (repeatable); "
                        "requests naming any other host are refused."),
         QStringLiteral("NAME"));
-    parser.addOptions({ portOption, listenOption, apiKeyOption, stateDirOption, faultOption,
-        isolationOption, maxBodyOption, maxConnectionsOption, idleTimeoutOption, allowHostOption });
+    parser.addOptions({ portOption, listenOption, apiKeyOption, apiKeyFileOption, stateDirOption,
+        faultOption, isolationOption, maxBodyOption, maxConnectionsOption, idleTimeoutOption,
+        allowHostOption });
     parser.process(app);
 
     bool portOk = false;
@@ -114,9 +123,34 @@ int main(int argc, char **argv)
         fail(QStringLiteral("--listen: \"%1\" is not an IP address").arg(listenText));
         return 2;
     }
-    if (!address.isLoopback() && !parser.isSet(apiKeyOption)) {
+    // An explicit key: on the command line (visible in `ps`), in a file, or in the
+    // environment (readable only by this user); taken in that order.
+    QString explicitKey;
+    QString keySource = QStringLiteral("--api-key");
+    bool keyGiven = true;
+    if (parser.isSet(apiKeyOption)) {
+        explicitKey = parser.value(apiKeyOption);
+    } else if (parser.isSet(apiKeyFileOption)) {
+        QFile file(parser.value(apiKeyFileOption));
+        if (!file.open(QIODevice::ReadOnly)) {
+            fail(QStringLiteral("--api-key-file: cannot read %1: %2")
+                     .arg(file.fileName(), file.errorString()));
+            return 2;
+        }
+        explicitKey = QString::fromUtf8(file.readLine(64 * 1024)).trimmed();
+        keySource = QStringLiteral("--api-key-file");
+    } else if (qEnvironmentVariableIsSet(ApiKeyVariable)) {
+        explicitKey = qEnvironmentVariable(ApiKeyVariable).trimmed();
+        keySource = QString::fromLatin1(ApiKeyVariable);
+    } else {
+        keyGiven = false;
+    }
+    // Nothing started later inherits it.
+    qunsetenv(ApiKeyVariable);
+    if (!address.isLoopback() && !keyGiven) {
         fail(QStringLiteral(
-            "refusing to listen on %1: only loopback is allowed without an explicit --api-key")
+            "refusing to listen on %1: only loopback is allowed without an explicit API key "
+            "(--api-key-file, SANDBOX_DESK_LOCAL_API_KEY or --api-key)")
                  .arg(listenText));
         return 2;
     }
@@ -129,10 +163,10 @@ int main(int argc, char **argv)
     }
 
     sd::local::LocalServer::Options options;
-    if (parser.isSet(apiKeyOption)) {
-        options.apiKey = parser.value(apiKeyOption);
+    if (keyGiven) {
+        options.apiKey = explicitKey;
         if (options.apiKey.isEmpty()) {
-            fail(QStringLiteral("--api-key must not be empty"));
+            fail(QStringLiteral("%1: the API key must not be empty").arg(keySource));
             return 2;
         }
     } else {

@@ -11,8 +11,10 @@ namespace sd {
 namespace {
 // Past the server's own deadline, give it this long to say so before giving up.
 constexpr int StreamDeadlineGraceMs = 10000;
-// Enough of an error body to read the server's message; the rest is ignored.
+// Enough of an error body to read the server's message.
 constexpr qsizetype MaxErrorBody = 64 * 1024;
+// The largest unary answer taken (a List of many processes is far below it).
+constexpr qsizetype MaxUnaryBody = 8 * 1024 * 1024;
 } // namespace
 
 EnvdJob::EnvdJob(QNetworkAccessManager *network, EnvdTarget target, QObject *parent)
@@ -96,7 +98,9 @@ void EnvdJob::onReadyRead()
         m_statusOk = m_reply->attribute(QNetworkRequest::HttpStatusCodeAttribute).toInt() == 200;
     }
     if (!m_stream || !m_statusOk) {
-        // Unary answers and error bodies are read whole in onFinished().
+        // Unary answers and error bodies are read as they come, so their caps hold
+        // before the whole body is in memory.
+        readBody();
         return;
     }
     if (!m_decoder.feed(m_reply->readAll())) {
@@ -164,7 +168,9 @@ void EnvdJob::onFinished()
         return;
     }
 
-    const QByteArray body = status == 200 ? m_reply->readAll() : m_reply->read(MaxErrorBody);
+    if (!readBody())
+        return;
+    const QByteArray body = std::exchange(m_body, {});
     releaseReply();
     QJsonParseError parseError;
     const QJsonDocument doc = QJsonDocument::fromJson(body, &parseError);
@@ -188,6 +194,31 @@ void EnvdJob::onFinished()
         return;
     }
     unaryReplied(doc.object());
+}
+
+bool EnvdJob::readBody()
+{
+    const int status = m_reply->attribute(QNetworkRequest::HttpStatusCodeAttribute).toInt();
+    const qsizetype cap = status == 200 ? MaxUnaryBody : MaxErrorBody;
+    m_body += m_reply->read(cap + 1 - m_body.size());
+    if (m_body.size() <= cap)
+        return true;
+    releaseReply();
+    if (status == 200) {
+        finishWith(Error::badResponse(
+            tr("the sandbox's answer is larger than %1 MiB").arg(MaxUnaryBody / (1024 * 1024))));
+    } else {
+        // The start of an error body is enough to say what went wrong.
+        const QJsonDocument doc = QJsonDocument::fromJson(m_body.left(cap));
+        const envd::ConnectError error
+            = doc.isObject() ? envd::parseConnectError(doc.object()) : envd::ConnectError();
+        if (error.isError())
+            finishWith(Error::rpc(error.code, error.message));
+        else
+            finishWith(Error::http(status, QString::fromUtf8(m_body.left(200)).trimmed()));
+    }
+    m_body.clear();
+    return false;
 }
 
 void EnvdJob::onTimeout()

@@ -64,6 +64,9 @@ private:
     void send(const QString &method, const QJsonObject &body, bool stream, int connectTimeoutMs,
         int keepAliveSeconds);
     void onReadyRead();
+    /// Reads a unary answer or error body so far; false when it finished the job
+    /// because the body is larger than the job takes.
+    bool readBody();
     void onFinished();
     void onTimeout();
     bool processEnvelopes();
@@ -79,6 +82,7 @@ private:
     bool m_timedOut = false;
     bool m_statusChecked = false;
     bool m_statusOk = false;
+    QByteArray m_body; ///< a unary answer or an error body, read as it comes
 };
 
 } // namespace sd

@@ -45,6 +45,16 @@ QJsonObject ProcessSelector::toJson() const
 
 // --- ProcessStreamJob ---
 
+void ProcessStreamJob::keep(QByteArray *kept, const QByteArray &data)
+{
+    if (!m_keepOutput)
+        return;
+    const qsizetype room = qMax<qsizetype>(0, m_maxKeptOutput - kept->size());
+    if (data.size() > room)
+        m_outputTruncated = true;
+    kept->append(data.constData(), qMin(room, data.size()));
+}
+
 bool ProcessStreamJob::streamMessage(const QJsonObject &json)
 {
     envd::ProcessEvent event;
@@ -60,13 +70,11 @@ bool ProcessStreamJob::streamMessage(const QJsonObject &json)
         break;
     case envd::ProcessEvent::Type::Stdout:
     case envd::ProcessEvent::Type::Pty:
-        if (m_keepOutput)
-            m_stdout += event.data;
+        keep(&m_stdout, event.data);
         Q_EMIT stdoutReceived(event.data);
         break;
     case envd::ProcessEvent::Type::Stderr:
-        if (m_keepOutput)
-            m_stderr += event.data;
+        keep(&m_stderr, event.data);
         Q_EMIT stderrReceived(event.data);
         break;
     case envd::ProcessEvent::Type::End:

@@ -60,8 +60,17 @@ public:
     QString processError() const { return m_processError; }
     bool hasEnded() const { return m_ended; }
 
-    /// Keeps all output in stdoutData()/stderrData() (default true).
+    /// What stdoutData()/stderrData() keep by default, each: a command that prints
+    /// without end must not fill the client's memory. The signals carry all of it.
+    static constexpr qsizetype DefaultMaxKeptOutput = 8 * 1024 * 1024;
+
+    /// Keeps output in stdoutData()/stderrData() (default true), the first
+    /// maxKeptOutput() bytes of each.
     void setKeepOutput(bool keep) { m_keepOutput = keep; }
+    void setMaxKeptOutput(qsizetype bytes) { m_maxKeptOutput = qMax<qsizetype>(0, bytes); }
+    qsizetype maxKeptOutput() const { return m_maxKeptOutput; }
+    /// Output beyond maxKeptOutput() came and was not kept.
+    bool isOutputTruncated() const { return m_outputTruncated; }
     QByteArray stdoutData() const { return m_stdout; }
     QByteArray stderrData() const { return m_stderr; }
 
@@ -78,6 +87,10 @@ protected:
     bool streamMessage(const QJsonObject &json) override;
     void streamEnded() override;
 
+private:
+    void keep(QByteArray *kept, const QByteArray &data);
+
+protected:
     quint32 m_pid = 0;
     int m_connectTimeoutMs = 0;
     int m_keepAliveSeconds = 50;
@@ -87,6 +100,8 @@ private:
     bool m_exited = false;
     bool m_ended = false;
     bool m_keepOutput = true;
+    bool m_outputTruncated = false;
+    qsizetype m_maxKeptOutput = DefaultMaxKeptOutput;
     QString m_status;
     QString m_processError;
     QByteArray m_stdout;

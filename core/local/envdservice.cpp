@@ -23,6 +23,10 @@ const QByteArray StreamContentType = "application/connect+json";
 const QByteArray UnaryContentType = "application/json";
 // Start without Connect-Timeout-Ms has no deadline; the SDK always sends one.
 constexpr int MaxKeepAliveSeconds = 3600;
+// Back-pressure on a stream: past this much output queued for a client, the process's
+// output is no longer read until the queue is down to the low mark.
+constexpr qint64 StreamHighWaterBytes = 4 * 1024 * 1024;
+constexpr qint64 StreamLowWaterBytes = 1024 * 1024;
 
 bool constantTimeEquals(const QByteArray &a, const QByteArray &b)
 {
@@ -104,6 +108,10 @@ public:
             // The client went away; the process keeps running, as with envd.
             close();
         });
+        connect(m_writer, &HttpStreamWriter::bytesWritten, this, [this] {
+            if (m_process && m_writer->bytesToWrite() <= StreamLowWaterBytes)
+                m_process->releaseOutput(this);
+        });
         m_keepAliveTimer.setSingleShot(false);
         connect(&m_keepAliveTimer, &QTimer::timeout, this,
             [this] { send(envd::processKeepAliveEvent(), false); });
@@ -150,6 +158,8 @@ public:
         connect(
             process, &SandboxProcess::output, this, [this](bool isStderr, const QByteArray &data) {
                 send(envd::processDataEvent(isStderr, data), true);
+                if (m_process && m_writer->bytesToWrite() > StreamHighWaterBytes)
+                    m_process->holdOutput(this);
                 ++m_dataSent;
                 if (m_cutAfter >= 0 && m_dataSent >= m_cutAfter) {
                     qCInfo(lcLocal) << "fault cut-after-output: dropping the stream";
@@ -201,8 +211,10 @@ private:
         m_done = true;
         m_keepAliveTimer.stop();
         m_deadline.stop();
-        if (m_process)
+        if (m_process) {
             m_process->disconnect(this);
+            m_process->releaseOutput(this);
+        }
         deleteLater();
     }
 

@@ -12,6 +12,7 @@ HttpStreamWriter::HttpStreamWriter(QTcpSocket *socket, QObject *parent)
         connect(m_socket, &QTcpSocket::disconnected, this, &HttpStreamWriter::onDisconnected);
         // The socket may be deleted without a disconnected() we still see.
         connect(m_socket, &QObject::destroyed, this, &HttpStreamWriter::onDisconnected);
+        connect(m_socket, &QIODevice::bytesWritten, this, &HttpStreamWriter::bytesWritten);
     }
 }
 

@@ -56,6 +56,8 @@ Q_SIGNALS:
     void peerDisconnected();
     /// finish() wrote the terminating chunk.
     void finished();
+    /// Some queued bytes reached the peer's side (see bytesToWrite()).
+    void bytesWritten();
 
 private:
     void onDisconnected();

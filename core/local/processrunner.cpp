@@ -8,11 +8,14 @@
 #include <QFileInfo>
 #include <QJsonObject>
 #include <QSet>
+#include <QSocketNotifier>
 #include <QStandardPaths>
 #include <QStorageInfo>
 #include <QThread>
 
+#include <cerrno>
 #include <csignal>
+#include <fcntl.h>
 #include <sys/prctl.h>
 #include <unistd.h>
 
@@ -48,6 +51,9 @@ const QStringList UnprivilegedJail { QStringLiteral("--unshare-user"), QStringLi
     JailUid, QStringLiteral("--gid"), JailUid, QStringLiteral("--cap-drop"),
     QStringLiteral("ALL") };
 constexpr int MetricsIntervalMs = 5000;
+// Output read from a process's pipe at once, and at most drained after it ended.
+constexpr qsizetype OutputReadLimit = 256 * 1024;
+constexpr qsizetype OutputDrainLimit = 1024 * 1024;
 // The only variables a program on the host side of a jail (bwrap, nsenter) gets: the
 // host's dynamic loader acts on LD_PRELOAD, LD_AUDIT and the like before the
 // program enters any namespace.
@@ -55,17 +61,23 @@ const QString HostToolPath = QStringLiteral("/usr/bin:/bin");
 // Carries one "NAME=VALUE" of a jailed process through nsenter under a name no
 // loader or libc reads (SD_ENV_0, SD_ENV_1, ...).
 const QString CarrierPrefix = QStringLiteral("SD_ENV_");
-// Runs in the jail: turns the carriers back into `env -i` arguments, so the values
-// never sit on a command line that lives as long as the process (the nsenter
-// parent's /proc/PID/cmdline is readable by every local user).
-// $1: number of carriers, $2: working directory, then the command and its arguments.
+// Carries the command and each of its arguments the same way (SD_ARG_0, ...).
+const QString ArgCarrierPrefix = QStringLiteral("SD_ARG_");
+// Runs in the jail: turns the carriers back into `env -i` arguments, so neither the
+// values nor the command's arguments (a gateway configuration with API keys, a
+// `bash -c` script with a token) sit on nsenter's command line, which lives as long
+// as the process and which every local user can read in /proc/PID/cmdline; a
+// process's environment only its owner can read.
+// $1: number of variables, $2: number of command words, $3: working directory.
 QString jailEntryScript()
 {
-    return QStringLiteral("n=$1; dir=$2; shift 2; "
+    return QStringLiteral("n=$1; a=$2; dir=$3; set --; "
+                          "while [ \"$a\" -gt 0 ]; do a=$((a - 1)); "
+                          "eval \"set -- \\\"\\$%2$a\\\" \\\"\\$@\\\"\"; done; "
                           "while [ \"$n\" -gt 0 ]; do n=$((n - 1)); "
                           "eval \"set -- \\\"\\$%1$n\\\" \\\"\\$@\\\"\"; done; "
                           "exec /usr/bin/env -i --chdir=\"$dir\" -- \"$@\"")
-        .arg(CarrierPrefix);
+        .arg(CarrierPrefix, ArgCarrierPrefix);
 }
 
 // --- /proc reading ---
@@ -193,6 +205,12 @@ QString nsenterPath() { return QStandardPaths::findExecutable(QStringLiteral("ns
 
 QString bwrapPath() { return QStandardPaths::findExecutable(QStringLiteral("bwrap")); }
 
+QString slirpPath() { return QStandardPaths::findExecutable(QStringLiteral("slirp4netns")); }
+
+// What a sandbox with internet access resolves names through: slirp4netns's DNS
+// forwarder (the host's resolv.conf may name a loopback resolver the jail cannot reach).
+const QByteArray JailResolvConf = "nameserver 10.0.2.3\n";
+
 } // namespace
 
 QString isolationName(Isolation isolation)
@@ -238,7 +256,12 @@ SandboxProcess::SandboxProcess(
     ++liveProcesses;
 }
 
-SandboxProcess::~SandboxProcess() { --liveProcesses; }
+SandboxProcess::~SandboxProcess()
+{
+    closePipe(0);
+    closePipe(1);
+    --liveProcesses;
+}
 
 QString SandboxProcess::safeCommand() const
 {
@@ -251,28 +274,50 @@ QString SandboxProcess::safeCommand() const
 void SandboxProcess::launch(const QString &program, const QStringList &arguments,
     const QProcessEnvironment &env, const QString &workingDir, bool jailed)
 {
+    // The output pipes are the backend's own, not QProcess's: QProcess reads whatever
+    // the process writes as fast as it comes, so a client that stops reading would make
+    // the backend buffer without bound. With its own pipes the backend can stop reading.
+    int out[2] = { -1, -1 };
+    int err[2] = { -1, -1 };
+    if (::pipe2(out, O_CLOEXEC) != 0 || ::pipe2(err, O_CLOEXEC) != 0) {
+        for (int fd : { out[0], out[1], err[0], err[1] }) {
+            if (fd >= 0)
+                ::close(fd);
+        }
+        QTimer::singleShot(0, this, [this] { fail(tr("no pipe for the process's output")); });
+        return;
+    }
+    const int writeEnds[2] = { out[1], err[1] };
+    for (int index : { 0, 1 }) {
+        const int fd = index == 0 ? out[0] : err[0];
+        ::fcntl(fd, F_SETFL, ::fcntl(fd, F_GETFL) | O_NONBLOCK);
+        m_pipes[index].fd = fd;
+        m_pipes[index].notifier = new QSocketNotifier(fd, QSocketNotifier::Read, this);
+        connect(m_pipes[index].notifier, &QSocketNotifier::activated, this,
+            [this, index] { readPipe(index, OutputReadLimit); });
+    }
     m_process = new QProcess(this);
     m_process->setProgram(program);
     m_process->setArguments(arguments);
     m_process->setProcessEnvironment(env);
     m_process->setWorkingDirectory(workingDir);
-    m_process->setProcessChannelMode(QProcess::SeparateChannels);
+    m_process->setProcessChannelMode(QProcess::ForwardedChannels);
     if (!m_stdinOpen)
         m_process->setStandardInputFile(QProcess::nullDevice());
-    m_process->setChildProcessModifier(jailed ? detachJailedChild : detachChild);
+    const int outWrite = writeEnds[0];
+    const int errWrite = writeEnds[1];
+    m_process->setChildProcessModifier([jailed, outWrite, errWrite] {
+        if (jailed)
+            detachJailedChild();
+        else
+            detachChild();
+        // dup2 clears close-on-exec on the copies only.
+        ::dup2(outWrite, STDOUT_FILENO);
+        ::dup2(errWrite, STDERR_FILENO);
+    });
     connect(m_process, &QProcess::started, this, [this] {
         m_pid = quint32(m_process->processId());
         Q_EMIT started(m_pid);
-    });
-    connect(m_process, &QProcess::readyReadStandardOutput, this, [this] {
-        const QByteArray data = m_process->readAllStandardOutput();
-        if (!data.isEmpty())
-            Q_EMIT output(false, data);
-    });
-    connect(m_process, &QProcess::readyReadStandardError, this, [this] {
-        const QByteArray data = m_process->readAllStandardError();
-        if (!data.isEmpty())
-            Q_EMIT output(true, data);
     });
     connect(m_process, &QProcess::finished, this, &SandboxProcess::onFinished);
     connect(m_process, &QProcess::errorOccurred, this, [this](QProcess::ProcessError error) {
@@ -280,6 +325,72 @@ void SandboxProcess::launch(const QString &program, const QStringList &arguments
             fail(m_process->errorString());
     });
     m_process->start();
+    // The child has its copies now (QProcess forks in start()).
+    ::close(outWrite);
+    ::close(errWrite);
+}
+
+void SandboxProcess::readPipe(int index, qsizetype limit)
+{
+    OutputPipe &pipe = m_pipes[index];
+    if (pipe.fd < 0)
+        return;
+    QByteArray data;
+    char buffer[65536];
+    bool atEnd = false;
+    while (data.size() < limit) {
+        const ssize_t n = ::read(pipe.fd, buffer, sizeof(buffer));
+        if (n > 0) {
+            data.append(buffer, n);
+            continue;
+        }
+        if (n < 0 && errno == EINTR)
+            continue;
+        atEnd = n == 0 || (errno != EAGAIN && errno != EWOULDBLOCK);
+        break;
+    }
+    if (atEnd)
+        closePipe(index);
+    if (!data.isEmpty())
+        Q_EMIT output(index == 1, data);
+}
+
+void SandboxProcess::closePipe(int index)
+{
+    OutputPipe &pipe = m_pipes[index];
+    if (pipe.notifier) {
+        pipe.notifier->setEnabled(false);
+        pipe.notifier->deleteLater();
+        pipe.notifier = nullptr;
+    }
+    if (pipe.fd >= 0)
+        ::close(pipe.fd);
+    pipe.fd = -1;
+}
+
+void SandboxProcess::holdOutput(QObject *holder)
+{
+    if (!holder || m_holders.contains(holder))
+        return;
+    m_holders.insert(holder);
+    connect(holder, &QObject::destroyed, this, [this, holder] { releaseOutput(holder); });
+    updateReading();
+}
+
+void SandboxProcess::releaseOutput(QObject *holder)
+{
+    if (!m_holders.remove(holder))
+        return;
+    disconnect(holder, &QObject::destroyed, this, nullptr);
+    updateReading();
+}
+
+void SandboxProcess::updateReading()
+{
+    for (const OutputPipe &pipe : m_pipes) {
+        if (pipe.notifier)
+            pipe.notifier->setEnabled(m_holders.isEmpty());
+    }
 }
 
 void SandboxProcess::fail(const QString &reason)
@@ -299,13 +410,12 @@ void SandboxProcess::onFinished(int exitCode, QProcess::ExitStatus status)
 {
     if (m_ended)
         return;
-    // Output still buffered in the pipes comes before the end.
-    const QByteArray out = m_process->readAllStandardOutput();
-    if (!out.isEmpty())
-        Q_EMIT output(false, out);
-    const QByteArray err = m_process->readAllStandardError();
-    if (!err.isEmpty())
-        Q_EMIT output(true, err);
+    // Output still in the pipes comes before the end, held or not (a pipe holds
+    // little); a daemon the process left writing to them keeps nothing open.
+    readPipe(0, OutputDrainLimit);
+    readPipe(1, OutputDrainLimit);
+    closePipe(0);
+    closePipe(1);
     m_ended = true;
     if (status == QProcess::NormalExit) {
         m_exitCode = exitCode;
@@ -353,8 +463,7 @@ SandboxRuntime::SandboxRuntime(SandboxRuntimeConfig config, Isolation isolation,
     , m_isolation(isolation)
     , m_fs(std::move(root))
     , m_gatewayBinDir(std::move(gatewayBinDir))
-{
-}
+{ }
 
 SandboxRuntime::~SandboxRuntime() { stop(tr("the sandbox was removed")); }
 
@@ -392,13 +501,17 @@ void SandboxRuntime::startJail()
         = QDir(QStringLiteral("/etc"))
               .entryList(QDir::AllEntries | QDir::NoDotAndDotDot | QDir::Hidden | QDir::System);
     for (const QString &entry : etc) {
-        if (HiddenEtc.contains(entry))
+        if (HiddenEtc.contains(entry)
+            || (m_config.allowInternetAccess && entry == QLatin1String("resolv.conf")))
             continue;
         const QString path = QStringLiteral("/etc/") + entry;
         args << QStringLiteral("--ro-bind-try") << path << path;
     }
-    for (const auto &[name, content] : { std::pair { QStringLiteral("passwd"), JailPasswd },
-             std::pair { QStringLiteral("group"), JailGroup } }) {
+    QList<std::pair<QString, QByteArray>> ownEtc { { QStringLiteral("passwd"), JailPasswd },
+        { QStringLiteral("group"), JailGroup } };
+    if (m_config.allowInternetAccess)
+        ownEtc.append({ QStringLiteral("resolv.conf"), JailResolvConf });
+    for (const auto &[name, content] : std::as_const(ownEtc)) {
         const QString path = m_fs.root() + QStringLiteral("/etc/") + name;
         QFile file(path);
         if (file.open(QIODevice::WriteOnly | QIODevice::Truncate))
@@ -418,8 +531,11 @@ void SandboxRuntime::startJail()
          << QStringLiteral("/dev") << QStringLiteral("--unshare-pid")
          << QStringLiteral("--unshare-ipc") << QStringLiteral("--die-with-parent")
          << QStringLiteral("--chdir") << QStringLiteral("/home/user");
-    if (!m_config.allowInternetAccess)
-        args << QStringLiteral("--unshare-net");
+    // Always a network namespace of its own: the host's would let a sandbox reach
+    // every server on the host's loopback (this backend's port included) and every
+    // abstract UNIX socket (X11's). Internet access, where allowed, comes through
+    // slirp4netns once the namespace exists (startNetwork()).
+    args << QStringLiteral("--unshare-net");
     // The jail's own command only holds the namespaces open.
     args << QStringLiteral("/bin/sh") << QStringLiteral("-c")
          << QStringLiteral("echo ready; exec sleep infinity");
@@ -462,11 +578,116 @@ void SandboxRuntime::onJailOutput()
     }
     m_pidNamespace = pidNamespaceOf(m_jailInit);
     qCInfo(lcLocal) << "sandbox" << sandboxId() << "jail ready, init pid" << m_jailInit;
+    if (m_config.allowInternetAccess)
+        startNetwork();
+    else
+        launchPending();
+}
+
+void SandboxRuntime::launchPending()
+{
     const auto pending = std::exchange(m_pending, {});
     for (const QPointer<SandboxProcess> &process : pending) {
         if (process)
             launch(process);
     }
+}
+
+bool SandboxRuntime::jailReady() const
+{
+    return m_jailInit > 0 && (!m_config.allowInternetAccess || m_networkSettled);
+}
+
+void SandboxRuntime::startNetwork()
+{
+    const QString slirp = slirpPath();
+    int ready[2] = { -1, -1 };
+    if (slirp.isEmpty() || ::pipe2(ready, O_CLOEXEC) != 0) {
+        // Fails closed: the sandbox runs, with loopback only.
+        qCWarning(lcLocal) << "sandbox" << sandboxId()
+                           << "has no internet access: slirp4netns is not installed";
+        m_networkSettled = true;
+        launchPending();
+        return;
+    }
+    const int readyWrite = ready[1];
+    m_networkReadyFd = ready[0];
+    QStringList args { QStringLiteral("--configure"), QStringLiteral("--mtu=65520"),
+        // 10.0.2.2 would otherwise be the host's 127.0.0.1.
+        QStringLiteral("--disable-host-loopback"), QStringLiteral("--enable-sandbox"),
+        QStringLiteral("--enable-seccomp"), QStringLiteral("--ready-fd"),
+        QString::number(readyWrite), QStringLiteral("--netns-type=path") };
+    // Run by root, bwrap nests the sandbox user's namespace inside the one owning the
+    // network namespace, so only the network namespace is joined; run by anyone else,
+    // slirp4netns needs the owning user namespace for its capabilities there.
+    if (::geteuid() != 0)
+        args << QStringLiteral("--userns-path")
+             << QStringLiteral("/proc/%1/ns/user").arg(m_jailInit);
+    args << QStringLiteral("/proc/%1/ns/net").arg(m_jailInit) << QStringLiteral("tap0");
+
+    m_network = new QProcess(this);
+    ++liveProcesses;
+    connect(m_network, &QObject::destroyed, [] { --liveProcesses; });
+    m_network->setProgram(slirp);
+    m_network->setArguments(args);
+    m_network->setProcessEnvironment(hostToolEnvironment());
+    m_network->setStandardInputFile(QProcess::nullDevice());
+    m_network->setProcessChannelMode(QProcess::MergedChannels);
+    m_network->setChildProcessModifier([readyWrite] {
+        detachChild();
+        ::fcntl(readyWrite, F_SETFD, 0); // the one descriptor it inherits
+    });
+    // Its progress lines are of no use; reading them keeps the pipe from filling.
+    QProcess *network = m_network;
+    connect(network, &QProcess::readyRead, network, [network] { network->readAll(); });
+    m_networkReady = new QSocketNotifier(m_networkReadyFd, QSocketNotifier::Read, this);
+    connect(m_networkReady, &QSocketNotifier::activated, this, [this] {
+        char byte = 0;
+        const bool ok = ::read(m_networkReadyFd, &byte, 1) == 1;
+        closeNetworkReadyFd();
+        if (m_networkSettled || m_stopped)
+            return;
+        m_networkSettled = true;
+        if (!ok)
+            qCWarning(lcLocal) << "sandbox" << sandboxId()
+                               << "has no internet access: slirp4netns did not come up";
+        launchPending();
+    });
+    connect(m_network, &QProcess::finished, this, [this] {
+        if (!m_stopped)
+            qCWarning(lcLocal) << "sandbox" << sandboxId() << "lost its internet access";
+    });
+    m_network->start();
+    ::close(readyWrite);
+}
+
+void SandboxRuntime::closeNetworkReadyFd()
+{
+    if (m_networkReady) {
+        m_networkReady->setEnabled(false);
+        m_networkReady->deleteLater();
+        m_networkReady = nullptr;
+    }
+    if (m_networkReadyFd >= 0)
+        ::close(m_networkReadyFd);
+    m_networkReadyFd = -1;
+}
+
+void SandboxRuntime::stopNetwork()
+{
+    closeNetworkReadyFd();
+    if (!m_network)
+        return;
+    m_network->disconnect(this);
+    QProcess *network = m_network;
+    m_network = nullptr;
+    network->setParent(nullptr);
+    // Let QProcess reap it; never wait here.
+    connect(network, &QProcess::finished, network, &QObject::deleteLater);
+    if (network->state() == QProcess::NotRunning)
+        network->deleteLater();
+    else
+        network->kill();
 }
 
 void SandboxRuntime::onJailFinished()
@@ -478,6 +699,7 @@ void SandboxRuntime::onJailFinished()
     if (!m_stopped)
         qCWarning(lcLocal) << "sandbox" << sandboxId() << m_jailError;
     m_jailInit = 0;
+    stopNetwork();
     const auto pending = std::exchange(m_pending, {});
     for (const QPointer<SandboxProcess> &process : pending) {
         if (process)
@@ -532,7 +754,7 @@ SandboxProcess *SandboxRuntime::start(
         });
     if (m_stopped) {
         QTimer::singleShot(0, process, [process] { process->fail(tr("the sandbox was killed")); });
-    } else if (m_isolation == Isolation::Bwrap && !m_jailInit) {
+    } else if (m_isolation == Isolation::Bwrap && !jailReady()) {
         if (m_jailError.isEmpty()) {
             if (!m_jail)
                 startJail();
@@ -552,9 +774,7 @@ QStringList SandboxRuntime::jailedLaunchArguments(
 {
     QStringList args { QStringLiteral("--target"), QString::number(m_jailInit),
         QStringLiteral("--mount"), QStringLiteral("--pid"), QStringLiteral("--ipc"),
-        QStringLiteral("--root"), QStringLiteral("--wd") };
-    if (!m_config.allowInternetAccess)
-        args << QStringLiteral("--net");
+        QStringLiteral("--root"), QStringLiteral("--wd"), QStringLiteral("--net") };
     // The jail's user namespace maps the sandbox user to the backend's own uid; joining
     // it with the backend's credentials makes the process that user there, and a
     // process that is not root in its user namespace keeps no capability across exec.
@@ -563,12 +783,15 @@ QStringList SandboxRuntime::jailedLaunchArguments(
     const QStringList vars = environmentFor(config).toStringList();
     for (qsizetype i = 0; i < vars.size(); ++i)
         hostEnvironment->insert(CarrierPrefix + QString::number(i), vars.at(i));
+    const QStringList words = QStringList { config.cmd } + config.args;
+    for (qsizetype i = 0; i < words.size(); ++i)
+        hostEnvironment->insert(ArgCarrierPrefix + QString::number(i), words.at(i));
     // The working directory is only reachable inside the jail: env changes to it there.
     const QString absCwd
         = cwd.startsWith(QLatin1Char('/')) ? cwd : QStringLiteral("/home/user/") + cwd;
     args << QStringLiteral("--") << QStringLiteral("/bin/sh") << QStringLiteral("-c")
          << jailEntryScript() << QStringLiteral("sd-entry") << QString::number(vars.size())
-         << absCwd << config.cmd << config.args;
+         << QString::number(words.size()) << absCwd;
     return args;
 }
 
@@ -740,6 +963,7 @@ void SandboxRuntime::stop(const QString &reason)
         ::kill(-pid_t(p->pid()), SIGKILL);
     if (m_jail && m_jail->state() != QProcess::NotRunning)
         m_jail->kill();
+    stopNetwork();
     if (m_isolation == Isolation::None) {
         // Catch what forked between the two scans.
         for (qint64 pid : sandboxPids())
@@ -826,6 +1050,7 @@ ProcessRunner::ProcessRunner(Options options, QObject *parent)
     : QObject(parent)
     , m_options(std::move(options))
 {
+    sweepLeftovers();
     // The mcp-gateway template's PATH gets a folder holding only the gateway (a link
     // to the built binary), not every binary of the build.
     const QString binary = m_options.gatewayBinDir + QStringLiteral("/mcp-gateway");
@@ -843,6 +1068,37 @@ ProcessRunner::ProcessRunner(Options options, QObject *parent)
     }
 }
 
+void ProcessRunner::sweepLeftovers()
+{
+    if (m_options.stateDir.isEmpty())
+        return;
+    // A backend that ended without stopping its sandboxes (killed, crashed) left their
+    // folders behind, gateway configurations with their API keys included. Sandboxes
+    // do not outlive the backend, so whatever is there is left over; but a second
+    // backend on the same state folder must not lose its sandboxes, hence the lock.
+    m_stateLock = std::make_unique<QLockFile>(
+        QDir(m_options.stateDir).filePath(QStringLiteral("backend.lock")));
+    m_stateLock->setStaleLockTime(0);
+    if (!m_stateLock->tryLock(0)) {
+        qCWarning(lcLocal) << "another backend uses" << m_options.stateDir
+                           << ": its sandbox folders are left alone";
+        return;
+    }
+    QDir sandboxes(QDir(m_options.stateDir).filePath(QStringLiteral("sandboxes")));
+    const QStringList leftovers
+        = sandboxes.entryList(QDir::AllEntries | QDir::NoDotAndDotDot | QDir::Hidden);
+    for (const QString &name : leftovers) {
+        const QString path = sandboxes.filePath(name);
+        if (QFileInfo(path).isDir() && !QFileInfo(path).isSymLink())
+            QDir(path).removeRecursively();
+        else
+            QFile::remove(path);
+    }
+    if (!leftovers.isEmpty())
+        qCInfo(lcLocal) << "removed" << leftovers.size()
+                        << "sandbox folders left from an earlier run";
+}
+
 void ProcessRunner::sampleAll()
 {
     m_runtimes.removeAll(nullptr);
@@ -850,7 +1106,7 @@ void ProcessRunner::sampleAll()
     for (const QPointer<SandboxRuntime> &runtime : std::as_const(m_runtimes)) {
         const QString key = runtime->metricsKey();
         if (!key.isEmpty())
-            usage.insert(key, {0, 0});
+            usage.insert(key, { 0, 0 });
     }
     // One pass over /proc for every sandbox: sandboxes times processes would not scale.
     if (!usage.isEmpty()) {
@@ -880,7 +1136,7 @@ void ProcessRunner::sampleAll()
         }
     }
     for (const QPointer<SandboxRuntime> &runtime : std::as_const(m_runtimes)) {
-        const auto [ticks, rss] = usage.value(runtime->metricsKey(), {0, 0});
+        const auto [ticks, rss] = usage.value(runtime->metricsKey(), { 0, 0 });
         runtime->addSample(ticks, rss);
     }
 }

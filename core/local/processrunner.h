@@ -7,11 +7,16 @@
 #include <QDateTime>
 #include <QHash>
 #include <QList>
+#include <QLockFile>
 #include <QMap>
 #include <QObject>
 #include <QPointer>
 #include <QProcess>
+#include <QSet>
+#include <QSocketNotifier>
 #include <QTimer>
+
+#include <memory>
 
 namespace sd::local {
 
@@ -19,7 +24,7 @@ namespace sd::local {
 enum class Isolation
 {
     None, ///< processes run unjailed in the sandbox directory
-    Bwrap, ///< one bubblewrap jail per sandbox (own mount and PID namespace)
+    Bwrap, ///< one bubblewrap jail per sandbox (own mount, PID and network namespace)
 };
 QString isolationName(Isolation isolation);
 
@@ -62,6 +67,13 @@ public:
     /// The program's name for logs, without arguments or variables (they hold secrets).
     QString safeCommand() const;
 
+    /// Stops reading the process's output while any holder asks (a stream whose client
+    /// does not keep up): its pipe fills and the process blocks on its next write, as it
+    /// would on a slow terminal. A holder that is destroyed lets go.
+    void holdOutput(QObject *holder);
+    void releaseOutput(QObject *holder);
+    bool isOutputHeld() const { return !m_holders.isEmpty(); }
+
     bool writeStdin(const QByteArray &data);
     bool closeStdin();
     /// Sends `signal` to the process and everything it started (its process group).
@@ -84,6 +96,18 @@ private:
         const QProcessEnvironment &env, const QString &workingDir, bool jailed);
     void fail(const QString &reason);
     void onFinished(int exitCode, QProcess::ExitStatus status);
+    /// Reads what the pipe holds, up to `limit` bytes, and emits it as one output().
+    void readPipe(int index, qsizetype limit);
+    void closePipe(int index);
+    void updateReading();
+
+    struct OutputPipe
+    {
+        int fd = -1; ///< read end, non-blocking; -1 once closed
+        QSocketNotifier *notifier = nullptr;
+    };
+    OutputPipe m_pipes[2]; ///< stdout, stderr
+    QSet<QObject *> m_holders;
 
     sd::ProcessConfig m_config;
     QString m_tag;
@@ -161,6 +185,14 @@ private:
     void startJail();
     void onJailOutput();
     void onJailFinished();
+    /// Whether processes can start in the jail: it is up and, with internet access,
+    /// its network is configured (or known to be unavailable).
+    bool jailReady() const;
+    void launchPending();
+    /// Gives the jail's network namespace internet access through slirp4netns.
+    void startNetwork();
+    void stopNetwork();
+    void closeNetworkReadyFd();
     void launch(SandboxProcess *process);
     QProcessEnvironment environmentFor(const sd::ProcessConfig &config) const;
     /// nsenter's command line and environment to run `config` in the jail.
@@ -181,6 +213,10 @@ private:
     qint64 m_jailPid = 0; ///< the outer bwrap
     qint64 m_jailInit = 0; ///< pid 1 of the sandbox's namespace (host pid)
     QString m_jailError;
+    QPointer<QProcess> m_network; ///< slirp4netns, with internet access
+    int m_networkReadyFd = -1; ///< read end of its --ready-fd pipe
+    QPointer<QSocketNotifier> m_networkReady;
+    bool m_networkSettled = false; ///< configured, or known to be unavailable
     QList<QPointer<SandboxProcess>> m_processes;
     QList<QPointer<SandboxProcess>> m_pending; ///< waiting for the jail
     bool m_paused = false;
@@ -223,11 +259,14 @@ public:
 
 private:
     void sampleAll();
+    /// Removes the sandbox folders an earlier backend left in the state folder.
+    void sweepLeftovers();
 
     Options m_options;
     QList<QPointer<SandboxRuntime>> m_runtimes;
     QTimer m_metricsTimer;
     QString m_gatewayDir; ///< holds only a link to mcp-gateway; empty when there is none
+    std::unique_ptr<QLockFile> m_stateLock; ///< held while this backend uses the state folder
 };
 
 } // namespace sd::local

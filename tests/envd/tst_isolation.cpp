@@ -6,8 +6,13 @@
 
 #include <QDir>
 #include <QFile>
+#include <QHostAddress>
+#include <QLocalServer>
+#include <QNetworkInterface>
 #include <QProcess>
 #include <QRandomGenerator>
+#include <QSignalSpy>
+#include <QTcpServer>
 #include <QTemporaryDir>
 #include <QUuid>
 
@@ -51,39 +56,71 @@ int hostProcessesOfSandbox(const QString &sandboxId)
     return count;
 }
 
+// Writes `code` to `source` and runs gcc on it with `args`.
+bool compileC(const QString &source, const QByteArray &code, const QStringList &args)
+{
+    QFile file(source);
+    if (!file.open(QIODevice::WriteOnly) || file.write(code) != code.size())
+        return false;
+    file.close();
+    QProcess gcc;
+    gcc.start(QStringLiteral("gcc"), args + QStringList { source });
+    if (!gcc.waitForFinished(60000) || gcc.exitCode() != 0) {
+        qWarning() << "gcc:" << gcc.readAllStandardError();
+        return false;
+    }
+    return true;
+}
+
 // Builds a shared object whose constructor appends to `marker`: loaded by any
 // process (as a preload, an audit module or, named libselinux.so.1 and filtering
 // the real one, through LD_LIBRARY_PATH), it leaves a trace on the host.
 bool buildMarkerLibrary(const QString &dir, const QString &marker)
 {
+    const QByteArray code = "#include <fcntl.h>\n#include <unistd.h>\n"
+                            "__attribute__((constructor)) static void mark(void) {\n"
+                            "    int fd = open(MARKER, O_WRONLY | O_CREAT | O_APPEND, 0644);\n"
+                            "    if (fd >= 0) { write(fd, \"x\", 1); close(fd); }\n"
+                            "}\n"
+                            "unsigned int la_version(unsigned int v) { return v; }\n";
+    const QStringList common { QStringLiteral("-shared"), QStringLiteral("-fPIC"),
+        QStringLiteral("-DMARKER=\"%1\"").arg(marker) };
     const QString source = dir + QStringLiteral("/marker.c");
-    QFile file(source);
-    if (!file.open(QIODevice::WriteOnly))
-        return false;
-    file.write("#include <fcntl.h>\n#include <unistd.h>\n"
-               "__attribute__((constructor)) static void mark(void) {\n"
-               "    int fd = open(MARKER, O_WRONLY | O_CREAT | O_APPEND, 0644);\n"
-               "    if (fd >= 0) { write(fd, \"x\", 1); close(fd); }\n"
-               "}\n"
-               "unsigned int la_version(unsigned int v) { return v; }\n");
-    file.close();
-    const QString define = QStringLiteral("-DMARKER=\"%1\"").arg(marker);
-    const QList<QStringList> builds {
-        { QStringLiteral("-o"), dir + QStringLiteral("/marker.so") },
-        { QStringLiteral("-o"), dir + QStringLiteral("/libselinux.so.1"),
-            QStringLiteral("-Wl,-f,/lib/x86_64-linux-gnu/libselinux.so.1") },
-    };
-    for (const QStringList &build : builds) {
-        QProcess gcc;
-        gcc.start(QStringLiteral("gcc"),
-            QStringList { QStringLiteral("-shared"), QStringLiteral("-fPIC"), define, source }
-                + build);
-        if (!gcc.waitForFinished(60000) || gcc.exitCode() != 0) {
-            qWarning() << "gcc:" << gcc.readAllStandardError();
-            return false;
-        }
+    return compileC(source, code,
+               common + QStringList { QStringLiteral("-o"), dir + QStringLiteral("/marker.so") })
+        && compileC(source, code,
+            common
+                + QStringList { QStringLiteral("-o"), dir + QStringLiteral("/libselinux.so.1"),
+                    QStringLiteral("-Wl,-f,/lib/x86_64-linux-gnu/libselinux.so.1") });
+}
+
+// Builds `connect-abstract NAME`: exits 0 when it can connect to the abstract UNIX
+// socket NAME, 1 (saying why) when it cannot. A shell cannot open UNIX sockets.
+bool buildAbstractClient(const QString &path)
+{
+    return compileC(path + QStringLiteral(".c"),
+        "#include <stdio.h>\n#include <string.h>\n#include <sys/socket.h>\n"
+        "#include <sys/un.h>\n"
+        "int main(int argc, char **argv) {\n"
+        "    struct sockaddr_un a; memset(&a, 0, sizeof a); a.sun_family = AF_UNIX;\n"
+        "    size_t n = strlen(argv[1]); memcpy(a.sun_path + 1, argv[1], n);\n"
+        "    int fd = socket(AF_UNIX, SOCK_STREAM, 0);\n"
+        "    if (connect(fd, (struct sockaddr *)&a, sizeof(sa_family_t) + 1 + n) != 0)\n"
+        "        { perror(\"connect\"); return 1; }\n"
+        "    return 0;\n"
+        "}\n",
+        { QStringLiteral("-o"), path });
+}
+
+// An address of this machine that is not loopback (the first IPv4 one), or null.
+QHostAddress ownNonLoopbackAddress()
+{
+    for (const QHostAddress &address : QNetworkInterface::allAddresses()) {
+        if (address.protocol() == QAbstractSocket::IPv4Protocol && !address.isLoopback()
+            && !address.isLinkLocal())
+            return address;
     }
-    return true;
+    return {};
 }
 
 } // namespace
@@ -353,6 +390,93 @@ private Q_SLOTS:
             QStringLiteral("tail -n +3 /proc/net/dev | cut -d: -f1 | tr -d ' '"));
         QVERIFY2(!job->hasError(), qPrintable(job->error().message()));
         QCOMPARE(job->stdoutData(), QByteArray("lo\n"));
+    }
+
+    // The host's loopback servers (this backend included) and abstract UNIX sockets
+    // are out of reach, also with internet access (the default) and also through
+    // slirp4netns's gateway, which would otherwise be the host's 127.0.0.1.
+    void hostLoopbackIsOutOfReach_data()
+    {
+        QTest::addColumn<bool>("internet");
+        QTest::newRow("internet allowed") << true;
+        QTest::newRow("no internet") << false;
+    }
+
+    void hostLoopbackIsOutOfReach()
+    {
+        QFETCH(bool, internet);
+        QTemporaryDir tools;
+        const QString client = tools.filePath(QStringLiteral("connect-abstract"));
+        QVERIFY(buildAbstractClient(client));
+        QTcpServer tcp;
+        QVERIFY(tcp.listen(QHostAddress::LocalHost));
+        QSignalSpy tcpConnections(&tcp, &QTcpServer::newConnection);
+        QLocalServer local;
+        local.setSocketOptions(QLocalServer::AbstractNamespaceOption);
+        const QString abstractName
+            = QStringLiteral("sd-test-") + QUuid::createUuid().toString(QUuid::Id128);
+        QVERIFY(local.listen(abstractName));
+        QSignalSpy localConnections(&local, &QLocalServer::newConnection);
+
+        LocalBackend backend({ QStringLiteral("--isolation"), QStringLiteral("bwrap") });
+        QVERIFY2(backend.start(), qPrintable(backend.errorString()));
+        const TestSandbox sandbox = createSandbox(&m_nam, &backend, QStringLiteral("base"),
+            QJsonObject { { QStringLiteral("allow_internet_access"), internet } });
+        QVERIFY(sandbox.isValid());
+        const QString home
+            = backend.stateDir() + QStringLiteral("/sandboxes/%1/home/user").arg(sandbox.id);
+        QVERIFY(QFile::copy(client, home + QStringLiteral("/connect-abstract")));
+
+        const QString tryTcp = QStringLiteral("(exec 3<>/dev/tcp/%1/%2) 2>/dev/null && echo '%1:%2 "
+                                              "reached' || echo '%1:%2 refused'; ");
+        const QString port = QString::number(tcp.serverPort());
+        const QString backendPort = QString::number(backend.port());
+        const QString script = tryTcp.arg(QStringLiteral("127.0.0.1"), port)
+            + tryTcp.arg(QStringLiteral("127.0.0.1"), backendPort)
+            + tryTcp.arg(QStringLiteral("10.0.2.2"), port)
+            + tryTcp.arg(QStringLiteral("10.0.2.2"), backendPort)
+            + QStringLiteral("./connect-abstract %1 2>/dev/null && echo 'abstract reached' "
+                             "|| echo 'abstract refused'")
+                  .arg(abstractName);
+        auto job = run(&backend, sandbox, script);
+        QVERIFY2(!job->hasError(), qPrintable(job->error().message()));
+        const QString expected = QStringLiteral("127.0.0.1:%1 refused\n127.0.0.1:%2 refused\n"
+                                                "10.0.2.2:%1 refused\n10.0.2.2:%2 refused\n"
+                                                "abstract refused\n")
+                                     .arg(port, backendPort);
+        QCOMPARE(QString::fromUtf8(job->stdoutData()), expected);
+        QCoreApplication::processEvents();
+        QCOMPARE(tcpConnections.count(), 0);
+        QCOMPARE(localConnections.count(), 0);
+    }
+
+    // With internet access the jail still reaches the world through slirp4netns: here
+    // a server on this machine's own non-loopback address stands for it.
+    void internetAccessGoesThroughUserModeNetworking()
+    {
+        LocalBackend backend({ QStringLiteral("--isolation"), QStringLiteral("bwrap") });
+        QVERIFY2(backend.start(), qPrintable(backend.errorString()));
+        const TestSandbox sandbox = createSandbox(&m_nam, &backend);
+        QVERIFY(sandbox.isValid());
+        // The default route leads to slirp4netns's gateway through its tap device.
+        auto route = run(&backend, sandbox,
+            QStringLiteral("awk '$2 == \"00000000\" { print $1, $3 }' /proc/net/route"));
+        QVERIFY2(!route->hasError(), qPrintable(route->error().message()));
+        QCOMPARE(route->stdoutData(), QByteArray("tap0 0202000A\n"));
+
+        const QHostAddress address = ownNonLoopbackAddress();
+        if (address.isNull())
+            QSKIP("this machine has no non-loopback IPv4 address to serve from");
+        QTcpServer server;
+        QVERIFY(server.listen(address));
+        QSignalSpy connections(&server, &QTcpServer::newConnection);
+        auto job = run(&backend, sandbox,
+            QStringLiteral("exec 3<>/dev/tcp/%1/%2 && echo reached")
+                .arg(address.toString())
+                .arg(server.serverPort()));
+        QVERIFY2(!job->hasError(), qPrintable(job->error().message()));
+        QCOMPARE(job->stdoutData(), QByteArray("reached\n"));
+        QVERIFY(connections.count() > 0 || connections.wait(20000));
     }
 
     void unjailedModeSaysSoAndStillCleansUp()
