@@ -106,31 +106,35 @@ QString SandboxRegistry::newSandboxId() const
     return id;
 }
 
-SandboxRecord SandboxRegistry::create(const CreateParams &params)
+const SandboxRecord &SandboxRegistry::addRecord(
+    const LocalTemplate &tmpl, const CreateParams &params, const QDateTime &startedAt)
 {
-    const LocalTemplate *tmpl = findTemplate(params.templateId);
-    Q_ASSERT(tmpl);
-    const QDateTime now = m_clock();
-    const int timeout = effectiveTimeout(params.timeoutSec);
-
     SandboxRecord record;
     record.sandboxId = newSandboxId();
-    record.templateId = tmpl->templateId;
-    record.alias = tmpl->alias;
+    record.templateId = tmpl.templateId;
+    record.alias = tmpl.alias;
     record.clientId = m_clientId;
-    record.envdVersion = tmpl->envdVersion;
+    record.envdVersion = tmpl.envdVersion;
     record.envdAccessToken = randomString(48, kHexAlphabet);
-    record.startedAt = now;
-    record.endAt = now.addSecs(timeout);
-    record.cpuCount = tmpl->cpuCount;
-    record.memoryMB = tmpl->memoryMB;
-    record.diskSizeMB = tmpl->diskSizeMB;
+    record.startedAt = startedAt;
+    record.endAt = startedAt.addSecs(effectiveTimeout(params.timeoutSec));
+    record.cpuCount = tmpl.cpuCount;
+    record.memoryMB = tmpl.memoryMB;
+    record.diskSizeMB = tmpl.diskSizeMB;
     record.metadata = params.metadata;
     record.envVars = params.envVars;
     record.allowInternetAccess = params.allowInternetAccess;
     record.sequence = m_nextSequence++;
-    m_sandboxes.insert(record.sandboxId, record);
     m_listOrder.emplace(ListKey::of(record), record.sandboxId);
+    return *m_sandboxes.insert(record.sandboxId, std::move(record));
+}
+
+SandboxRecord SandboxRegistry::create(const CreateParams &params)
+{
+    const LocalTemplate *tmpl = findTemplate(params.templateId);
+    Q_ASSERT(tmpl);
+    const int timeout = effectiveTimeout(params.timeoutSec);
+    const SandboxRecord record = addRecord(*tmpl, params, m_clock());
 
     m_events.insert(record.sandboxId, {});
     addEvent(record.sandboxId, QStringLiteral("created"),
@@ -150,23 +154,8 @@ void SandboxRegistry::createManyForBenchmark(const CreateParams &params, int cou
     const LocalTemplate *tmpl = findTemplate(params.templateId);
     Q_ASSERT(tmpl);
     const QDateTime now = m_clock();
-    for (int i = 0; i < count; ++i) {
-        SandboxRecord record;
-        record.sandboxId = newSandboxId();
-        record.templateId = tmpl->templateId;
-        record.alias = tmpl->alias;
-        record.clientId = m_clientId;
-        record.envdVersion = tmpl->envdVersion;
-        record.startedAt = now.addMSecs(i);
-        record.endAt = record.startedAt.addSecs(effectiveTimeout(params.timeoutSec));
-        record.cpuCount = tmpl->cpuCount;
-        record.memoryMB = tmpl->memoryMB;
-        record.diskSizeMB = tmpl->diskSizeMB;
-        record.metadata = params.metadata;
-        record.sequence = m_nextSequence++;
-        m_listOrder.emplace(ListKey::of(record), record.sandboxId);
-        m_sandboxes.insert(record.sandboxId, std::move(record));
-    }
+    for (int i = 0; i < count; ++i)
+        addRecord(*tmpl, params, now.addMSecs(i));
     scheduleExpiry();
 }
 

@@ -203,6 +203,9 @@ Q_SIGNALS:
 
 private:
     QString newSandboxId() const;
+    /// A new record from `tmpl` and `params`, started at `startedAt`, in both indexes.
+    const SandboxRecord &addRecord(const LocalTemplate &tmpl, const CreateParams &params,
+        const QDateTime &startedAt);
     void scheduleExpiry();
     void expireDue();
     void pruneEvents();

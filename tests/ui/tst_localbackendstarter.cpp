@@ -38,6 +38,15 @@ private:
         return server.serverPort();
     }
 
+    /// The key file a backend started with --api-key would have written; empty on failure.
+    QString writeKeyFile(const QString &key)
+    {
+        QFile file(m_dir.filePath(QStringLiteral("key")));
+        if (!file.open(QIODevice::WriteOnly) || file.write(key.toUtf8()) < 0)
+            return {};
+        return file.fileName();
+    }
+
 private Q_SLOTS:
     void initTestCase()
     {
@@ -70,11 +79,8 @@ private Q_SLOTS:
     {
         test::LocalBackend backend;
         QVERIFY2(backend.start(), qPrintable(backend.errorString()));
-        const QString keyFile = m_dir.filePath(QStringLiteral("key"));
-        QFile file(keyFile);
-        QVERIFY(file.open(QIODevice::WriteOnly));
-        file.write(backend.apiKey().toUtf8());
-        file.close();
+        const QString keyFile = writeKeyFile(backend.apiKey());
+        QVERIFY(!keyFile.isEmpty());
         LocalBackendStarter starter(&m_network, backend.port());
         starter.setAutoDelete(false);
         starter.setStartAllowed(false);
@@ -88,8 +94,10 @@ private Q_SLOTS:
     // Another user took the port first: it answers, but it never gets the key.
     void refusesAnotherUsersListener()
     {
+        // Only root can start a listener as another user. CI runs as root, so this runs
+        // there; elsewhere listenerUidFromProcNetTcp covers the ownership check itself.
         if (::getuid() != 0)
-            return; // only root can run a listener as another user; the parser test covers the rest
+            QSKIP("starting a listener as another user needs root");
         QTemporaryDir state;
         QVERIFY(QFile::setPermissions(state.path(), QFileDevice::ReadOwner | QFileDevice::WriteOwner
                                                         | QFileDevice::ExeOwner | QFileDevice::ReadOther
@@ -139,11 +147,8 @@ private Q_SLOTS:
     {
         test::LocalBackend backend({QStringLiteral("--isolation"), QStringLiteral("none")});
         QVERIFY2(backend.start(), qPrintable(backend.errorString()));
-        const QString keyFile = m_dir.filePath(QStringLiteral("key"));
-        QFile file(keyFile);
-        QVERIFY(file.open(QIODevice::WriteOnly));
-        file.write(backend.apiKey().toUtf8());
-        file.close();
+        const QString keyFile = writeKeyFile(backend.apiKey());
+        QVERIFY(!keyFile.isEmpty());
         test::useTestSettings(m_dir.path(), QStringLiteral("tst_localbackendstarter"));
         DesktopOptions options;
         options.localPort = backend.port();

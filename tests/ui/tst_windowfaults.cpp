@@ -30,6 +30,26 @@ private:
     sd::test::FaultBackend m_backend;
     QTemporaryDir m_journalDir;
 
+    /// A delay on the timeout call, so that a creation waits in Extending.
+    bool holdCreationsInExtending(int delayMs = 1500)
+    {
+        return m_backend.clearFaults()
+            && m_backend.setFaults({ rule(QStringLiteral("POST"), QStringLiteral("/sandboxes/*/timeout"),
+                QStringLiteral("delay"), 1, 0, delayMs) });
+    }
+
+    /// Opens the New sandbox dialog of a connected `window` and starts a creation there;
+    /// null when the window did not connect.
+    static NewSandboxDialog *startCreation(MainWindow *window)
+    {
+        if (!QTest::qWaitFor([window] { return window->newSandboxAction()->isEnabled(); }, 20000))
+            return nullptr;
+        NewSandboxDialog *dialog = window->newSandbox();
+        if (dialog)
+            dialog->findChild<QPushButton *>(QStringLiteral("createButton"))->click();
+        return dialog;
+    }
+
     std::unique_ptr<MainWindow> makeWindow()
     {
         DesktopOptions options;
@@ -182,16 +202,12 @@ private Q_SLOTS:
     // Escape while a creation runs asks first; "Keep watching" cancels nothing.
     void escapeAsksAndKeepsTheCreation()
     {
-        QVERIFY(m_backend.clearFaults());
-        QVERIFY(m_backend.setFaults({ rule(QStringLiteral("POST"), QStringLiteral("/sandboxes/*/timeout"),
-            QStringLiteral("delay"), 1, 0, 1500) }));
+        QVERIFY(holdCreationsInExtending());
         auto window = makeWindow();
-        QTRY_VERIFY_WITH_TIMEOUT(window->newSandboxAction()->isEnabled(), 20000);
-        NewSandboxDialog *dialog = window->newSandbox();
+        NewSandboxDialog *dialog = startCreation(window.get());
         QVERIFY(dialog);
         QVERIFY(!dialog->isModal()); // the list stays usable
         QSignalSpy finished(dialog, &NewSandboxDialog::creationFinished);
-        dialog->findChild<QPushButton *>(QStringLiteral("createButton"))->click();
         QTRY_VERIFY_WITH_TIMEOUT(dialog->job()->state() == CreationState::Extending, 20000);
         QTest::keyClick(dialog, Qt::Key_Escape);
         auto *box = dialog->findChild<QMessageBox *>(QStringLiteral("cancelCreationConfirmation"));
@@ -208,14 +224,10 @@ private Q_SLOTS:
     // how it ended.
     void runInBackgroundEndsInTheWindow()
     {
-        QVERIFY(m_backend.clearFaults());
-        QVERIFY(m_backend.setFaults({ rule(QStringLiteral("POST"), QStringLiteral("/sandboxes/*/timeout"),
-            QStringLiteral("delay"), 1, 0, 1500) }));
+        QVERIFY(holdCreationsInExtending());
         auto window = makeWindow();
-        QTRY_VERIFY_WITH_TIMEOUT(window->newSandboxAction()->isEnabled(), 20000);
-        QPointer<NewSandboxDialog> dialog = window->newSandbox();
+        QPointer<NewSandboxDialog> dialog = startCreation(window.get());
         QVERIFY(dialog);
-        dialog->findChild<QPushButton *>(QStringLiteral("createButton"))->click();
         QTRY_VERIFY_WITH_TIMEOUT(dialog->job()->state() == CreationState::Extending, 20000);
         const QString creationId = dialog->job()->creationId();
         dialog->findChild<QPushButton *>(QStringLiteral("backgroundButton"))->click();
@@ -232,15 +244,11 @@ private Q_SLOTS:
     // A cancelled creation is reported as cancelled, in a warning, not as a failure.
     void cancelledIsNotFailed()
     {
-        QVERIFY(m_backend.clearFaults());
-        QVERIFY(m_backend.setFaults({ rule(QStringLiteral("POST"), QStringLiteral("/sandboxes/*/timeout"),
-            QStringLiteral("delay"), 1, 0, 1500) }));
+        QVERIFY(holdCreationsInExtending());
         auto window = makeWindow();
-        QTRY_VERIFY_WITH_TIMEOUT(window->newSandboxAction()->isEnabled(), 20000);
-        NewSandboxDialog *dialog = window->newSandbox();
+        NewSandboxDialog *dialog = startCreation(window.get());
         QVERIFY(dialog);
         QSignalSpy finished(dialog, &NewSandboxDialog::creationFinished);
-        dialog->findChild<QPushButton *>(QStringLiteral("createButton"))->click();
         QTRY_VERIFY_WITH_TIMEOUT(dialog->job()->state() == CreationState::Extending, 20000);
         dialog->findChild<QPushButton *>(QStringLiteral("cancelCreationButton"))->click();
         QVERIFY(finished.wait(20000));
@@ -257,14 +265,9 @@ private Q_SLOTS:
     // Closing the window with a creation running is a quit: it waits the same way.
     void closingTheWindowWaitsToo()
     {
-        QVERIFY(m_backend.clearFaults());
-        QVERIFY(m_backend.setFaults({ rule(QStringLiteral("POST"), QStringLiteral("/sandboxes/*/timeout"),
-            QStringLiteral("delay"), 1, 0, 2500) }));
+        QVERIFY(holdCreationsInExtending(2500));
         auto window = makeWindow();
-        QTRY_VERIFY_WITH_TIMEOUT(window->newSandboxAction()->isEnabled(), 20000);
-        NewSandboxDialog *dialog = window->newSandbox();
-        QVERIFY(dialog);
-        dialog->findChild<QPushButton *>(QStringLiteral("createButton"))->click();
+        QVERIFY(startCreation(window.get()));
         QTRY_COMPARE_WITH_TIMEOUT(m_backend.listIds().size(), 1, 20000);
         QSignalSpy ready(window.get(), &MainWindow::quitReady);
         QVERIFY(!window->close()); // refused for now: rollbacks first
