@@ -104,7 +104,10 @@ private Q_SLOTS:
                                                         | QFileDevice::WriteOther | QFileDevice::ExeOther));
         const quint16 port = freePort();
         QProcess other;
-        other.setProgram(test::LocalBackend::binary(QStringLiteral("sandbox-desk-local")));
+        // A copy in the shared folder: the build tree may sit in a folder only we can enter.
+        const QString binary = state.filePath(QStringLiteral("sandbox-desk-local"));
+        QVERIFY(QFile::copy(test::LocalBackend::binary(QStringLiteral("sandbox-desk-local")), binary));
+        other.setProgram(binary);
         other.setArguments({QStringLiteral("--port"), QString::number(port), QStringLiteral("--isolation"),
                             QStringLiteral("none"), QStringLiteral("--state-dir"), state.path(),
                             QStringLiteral("--api-key"), QStringLiteral("e2b_other_users_key")});
