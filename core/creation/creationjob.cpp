@@ -89,16 +89,35 @@ QString CreationJob::redact(QString text) const { return m_redactor.redact(text)
 
 QByteArray CreationJob::redact(const QByteArray &data) const { return m_redactor.redact(data); }
 
-void CreationJob::setState(CreationState state)
+void CreationJob::setState(CreationState state, std::function<void()> next)
 {
-    if (m_state == state)
+    if (m_state == state) {
+        if (next)
+            next();
         return;
+    }
+    const auto announce = [this, state, next = std::move(next)] {
+        Q_EMIT stateChanged(state);
+        if (next)
+            next();
+    };
     m_state = state;
     qCDebug(lcCreation) << m_creationId << "->" << toString(state);
     // Journalled before the step it announces starts.
     if (m_intentWritten && !isFinal(state))
-        journalled(m_context.journal->recordState(m_creationId, state));
-    Q_EMIT stateChanged(state);
+        journalThen(CreationJournal::stateRecord(m_creationId, state), announce);
+    else
+        announce();
+}
+
+void CreationJob::journalThen(QJsonObject record, std::function<void()> next)
+{
+    m_context.journal->appendQueued(
+        std::move(record), this, [this, next = std::move(next)](bool written) {
+            journalled(written);
+            if (next)
+                next();
+        });
 }
 
 void CreationJob::journalled(bool written)
@@ -194,16 +213,30 @@ void CreationJob::allocate()
     intent.timeoutSeconds = m_request.timeoutSeconds;
     m_context.journal->setActive(m_creationId, true);
     // Ownership is recorded before anything exists.
-    if (!m_context.journal->recordIntent(intent)) {
-        m_firstError = Error::journal(m_context.journal->errorString());
-        m_firstError.withContext(tr("The creation could not be recorded; nothing was created"));
-        finish(CreationState::Rejected);
-        return;
-    }
-    m_intentWritten = true;
-    m_state = CreationState::Allocating; // the intent record stands for this state
-    Q_EMIT stateChanged(m_state);
+    m_intentQueued = true;
+    m_context.journal->appendQueued(
+        CreationJournal::intentRecord(intent), this, [this](bool written) {
+            if (!written) {
+                m_firstError = Error::journal(m_context.journal->errorString());
+                m_firstError.withContext(
+                    tr("The creation could not be recorded; nothing was created"));
+                finish(CreationState::Rejected);
+                return;
+            }
+            m_intentWritten = true;
+            if (isCancelRequested()) { // while the intent was on its way: nothing sent
+                keepFirstError(Error::cancelled());
+                finish(CreationState::Cancelled);
+                return;
+            }
+            m_state = CreationState::Allocating; // the intent record stands for this state
+            Q_EMIT stateChanged(m_state);
+            sendCreate();
+        });
+}
 
+void CreationJob::sendCreate()
+{
     NewSandbox request;
     request.templateId = m_templateId;
     // Short: an orphan of a crashed run dies by itself soon. Extending sets the real one.
@@ -231,10 +264,12 @@ void CreationJob::onAllocated()
     if (!job->hasError()) {
         m_sandbox = job->sandbox();
         m_redactor.addSecret(m_sandbox.envdAccessToken);
-        journalled(m_context.journal->recordSandboxId(m_creationId, m_sandbox.sandboxId));
-        Q_EMIT sandboxAllocated(m_sandbox.sandboxId);
-        if (!rollBackIfStopped())
+        journalThen(CreationJournal::sandboxIdRecord(m_creationId, m_sandbox.sandboxId), [this] {
+            Q_EMIT sandboxAllocated(m_sandbox.sandboxId);
+            // Also when cancelled meanwhile: a resent create may have made more than one,
+            // and the rollback has to take them all (afterAllocation() then rolls back).
             removeDuplicates();
+        });
         return;
     }
 
@@ -284,19 +319,20 @@ void CreationJob::removeDuplicates()
         }
         qCWarning(lcCreation) << "removing" << m_duplicates.size() << "duplicate sandbox(es) of"
                               << m_creationId;
-        journalled(m_context.journal->recordFound(m_creationId, m_duplicates));
-        auto remaining = std::make_shared<int>(int(m_duplicates.size()));
-        for (const QString &id : std::as_const(m_duplicates)) {
-            auto *kill = new RetryingKillJob(
-                m_context.network, m_context.connection, id, m_context.rollback, this);
-            connect(kill, &Job::finished, this, [this, remaining, kill] {
-                if (kill->hasError())
-                    qCWarning(lcCreation) << "could not remove duplicate" << kill->sandboxId();
-                if (--*remaining == 0)
-                    afterAllocation();
-            });
-            kill->start();
-        }
+        journalThen(CreationJournal::foundRecord(m_creationId, m_duplicates), [this] {
+            auto remaining = std::make_shared<int>(int(m_duplicates.size()));
+            for (const QString &id : std::as_const(m_duplicates)) {
+                auto *kill = new RetryingKillJob(
+                    m_context.network, m_context.connection, id, m_context.rollback, this);
+                connect(kill, &Job::finished, this, [this, remaining, kill] {
+                    if (kill->hasError())
+                        qCWarning(lcCreation) << "could not remove duplicate" << kill->sandboxId();
+                    if (--*remaining == 0)
+                        afterAllocation();
+                });
+                kill->start();
+            }
+        });
     });
     job->start();
 }
@@ -313,7 +349,11 @@ void CreationJob::afterAllocation()
 
 void CreationJob::startGateway()
 {
-    setState(CreationState::StartingGateway);
+    setState(CreationState::StartingGateway, [this] { runGateway(); });
+}
+
+void CreationJob::runGateway()
+{
     if (rollBackIfStopped()) // cancelled from a stateChanged() slot, or not journalled
         return;
     const QString command = mcpGatewayCommand(*m_request.mcp);
@@ -388,15 +428,23 @@ void CreationJob::onGatewayFinished()
         return;
     m_exitCode = job->exitCode();
     flushOutputs();
-    const QByteArray stderrText = m_stderr.text();
-    if (!stderrText.isEmpty()) {
-        journalled(m_context.journal->recordGatewayStderr(
-            m_creationId, m_stderr.tail(CreationJournal::maxStderrBytes)));
+    // Read now: the job deletes itself after its finished().
+    GatewayEnd end { job->hasEnded(), job->exited(), job->exitCode(), job->error() };
+    if (m_stderr.text().isEmpty()) {
+        afterGateway(end);
+        return;
     }
+    journalThen(CreationJournal::gatewayStderrRecord(
+                    m_creationId, m_stderr.tail(CreationJournal::maxStderrBytes)),
+        [this, end] { afterGateway(end); });
+}
 
+void CreationJob::afterGateway(const GatewayEnd &end)
+{
+    const QByteArray stderrText = m_stderr.text();
     const QString context = tr("Failed to start MCP gateway");
     // A clean exit 0 is a started gateway, whatever the stream said after it.
-    const bool exitedCleanly = job->hasEnded() && job->exited() && job->exitCode() == 0;
+    const bool exitedCleanly = end.ended && end.exited && end.exitCode == 0;
     if (isCancelRequested()) {
         rollBack(Error::cancelled());
     } else if (m_budgetExceeded) {
@@ -408,14 +456,14 @@ void CreationJob::onGatewayFinished()
         rollBack(Error::timeout(message).withContext(context));
     } else if (exitedCleanly) {
         extend();
-    } else if (job->hasError()) {
-        Error error = job->error();
+    } else if (end.error) {
+        Error error = end.error;
         rollBack(error.withContext(context));
-    } else if (!job->hasEnded() || !job->exited() || job->exitCode() != 0) {
+    } else if (!end.ended || !end.exited || end.exitCode != 0) {
         QString detail = QString::fromUtf8(stderrText).trimmed();
         if (detail.isEmpty())
-            detail = job->hasEnded() ? tr("exit code %1").arg(job->exitCode())
-                                     : tr("the process stream ended without an exit status");
+            detail = end.ended ? tr("exit code %1").arg(end.exitCode)
+                               : tr("the process stream ended without an exit status");
         rollBack(Error::rejected(detail).withContext(context));
     } else {
         extend();
@@ -424,7 +472,11 @@ void CreationJob::onGatewayFinished()
 
 void CreationJob::extend()
 {
-    setState(CreationState::Extending);
+    setState(CreationState::Extending, [this] { sendExtend(); });
+}
+
+void CreationJob::sendExtend()
+{
     if (rollBackIfStopped())
         return;
     auto *job = new SetTimeoutJob(m_context.network, m_context.connection, m_sandbox.sandboxId,
@@ -448,7 +500,11 @@ void CreationJob::extend()
 void CreationJob::rollBack(const Error &error)
 {
     keepFirstError(error);
-    setState(CreationState::RollingBack);
+    setState(CreationState::RollingBack, [this] { killOwn(); });
+}
+
+void CreationJob::killOwn()
+{
     auto *job = new RetryingKillJob(
         m_context.network, m_context.connection, m_sandbox.sandboxId, m_context.rollback, this);
     m_step = job;
@@ -477,9 +533,8 @@ void CreationJob::rollBack(const Error &error)
 void CreationJob::searchAndRollBack(const Error &error)
 {
     keepFirstError(isCancelRequested() ? Error::cancelled() : error);
-    setState(CreationState::RollingBack);
     m_searchAttempts = 0;
-    searchAttempt();
+    setState(CreationState::RollingBack, [this] { searchAttempt(); });
 }
 
 void CreationJob::searchAttempt()
@@ -520,11 +575,12 @@ void CreationJob::searchAttempt()
             if (sandbox.metadata.value(creationTag) == m_creationId)
                 m_found << sandbox.sandboxId;
         }
-        journalled(m_context.journal->recordFound(m_creationId, m_found));
-        m_foundIndex = 0;
-        m_killAttempts = 0;
-        m_lastRollbackError.clear();
-        killFound();
+        journalThen(CreationJournal::foundRecord(m_creationId, m_found), [this] {
+            m_foundIndex = 0;
+            m_killAttempts = 0;
+            m_lastRollbackError.clear();
+            killFound();
+        });
     });
     job->start();
 }
@@ -571,10 +627,18 @@ void CreationJob::killFound()
     job->start();
 }
 
+bool CreationJob::endedCancelled() const
+{
+    return m_state == CreationState::Cancelled
+        || (m_state == CreationState::RolledBack && error().kind() == Error::Kind::Cancelled);
+}
+
 void CreationJob::doCancel()
 {
     switch (m_state) {
     case CreationState::Validating:
+        if (m_intentQueued)
+            break; // the intent's write ends in Cancelled, with its outcome journalled
         // Not started yet (validation runs in one go): nothing exists.
         m_firstError = Error::cancelled();
         finish(CreationState::Cancelled);
@@ -599,25 +663,40 @@ void CreationJob::doCancel()
 
 void CreationJob::finish(CreationState state)
 {
-    if (isFinished())
+    if (isFinished() || m_finishing)
         return;
     m_budgetTimer.stop();
     m_retryTimer.stop();
-    if (m_intentWritten) {
-        CreationOutcome outcome;
-        outcome.state = state;
-        outcome.error = errorMessage();
-        outcome.rollback = m_rollback;
-        outcome.orphanReason = m_orphanReason;
-        const bool written = m_context.journal->recordOutcome(m_creationId, outcome);
-        journalled(written);
-        if (!written && state == CreationState::Ready) {
-            // Without its outcome a Ready creation looks interrupted once this process
-            // ends, and its sandbox would be killed as an orphan: take it away now.
-            rollBack(m_journalError);
-            return;
-        }
+    if (!m_intentWritten) {
+        announceFinished(state);
+        return;
     }
+    m_finishing = true;
+    CreationOutcome outcome;
+    outcome.state = state;
+    outcome.error = errorMessage();
+    outcome.rollback = m_rollback;
+    outcome.orphanReason = m_orphanReason;
+    // The history tells a cancel from a failure by this, as endedCancelled() does here.
+    outcome.cancelled
+        = state != CreationState::Ready && m_firstError.kind() == Error::Kind::Cancelled;
+    m_context.journal->appendQueued(
+        CreationJournal::outcomeRecord(m_creationId, outcome), this, [this, state](bool written) {
+            m_finishing = false;
+            journalled(written);
+            if (!written && state == CreationState::Ready) {
+                // Without its outcome a Ready creation looks interrupted once this
+                // process ends, and its sandbox would be killed as an orphan: take it
+                // away now.
+                rollBack(m_journalError);
+                return;
+            }
+            announceFinished(state);
+        });
+}
+
+void CreationJob::announceFinished(CreationState state)
+{
     m_context.journal->setActive(m_creationId, false);
     m_state = state;
     qCDebug(lcCreation) << m_creationId << "finished:" << toString(state);

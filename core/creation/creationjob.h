@@ -14,6 +14,7 @@
 #include <QTimer>
 
 #include <chrono>
+#include <functional>
 #include <optional>
 
 class QNetworkAccessManager;
@@ -73,7 +74,9 @@ struct CreationContext
 ///    Ready
 /// ```
 ///
-/// Each state change is journalled before the call it starts. A journal write that
+/// Each state change is journalled before the call it starts: the job writes each
+/// record through the journal's writer thread and starts the call once the record
+/// is durable, so the thread it runs on never waits for the disk. A journal write that
 /// fails after the intent (disk full, I/O error) stops the creation at its next step
 /// and rolls it back with an Error::Kind::Journal error, and so does a Ready outcome
 /// that cannot be written: a creation whose records stop short looks interrupted
@@ -104,6 +107,9 @@ public:
 
     /// The first error's sentence (error() holds it as a value); empty when Ready.
     QString errorMessage() const;
+    /// Finished because it was cancelled, with nothing left behind: reported as
+    /// cancelled, not as a failure.
+    bool endedCancelled() const;
     /// Sandboxes with our tag besides ours, made by a create the network stack resent
     /// after a dropped connection; each was killed (or is flagged by the detector).
     QStringList duplicatesRemoved() const { return m_duplicates; }
@@ -139,19 +145,39 @@ protected:
 private:
     bool validate();
     void allocate();
+    void sendCreate();
     void onAllocated();
     void removeDuplicates();
     void afterAllocation();
     void startGateway();
+    void runGateway();
     void onGatewayFinished();
+    /// How the gateway's process stream ended.
+    struct GatewayEnd
+    {
+        bool ended = false; ///< an end event arrived
+        bool exited = false; ///< exited, not killed by a signal
+        int exitCode = -1;
+        Error error; ///< the stream's own failure, if any
+    };
+    void afterGateway(const GatewayEnd &end);
     void extend();
+    void sendExtend();
     void rollBack(const Error &error);
+    void killOwn();
     void searchAndRollBack(const Error &error);
     void searchAttempt();
     void killFound();
+    /// Journals the outcome, then announceFinished().
     void finish(CreationState state);
+    void announceFinished(CreationState state);
 
-    void setState(CreationState state);
+    /// Enters `state`; once its record is durable, tells the listeners and goes on
+    /// with `next`.
+    void setState(CreationState state, std::function<void()> next = {});
+    /// Queues `record` on the journal and goes on with `next` once it is durable, or
+    /// failed (journalled() noted it, and the next step stops).
+    void journalThen(QJsonObject record, std::function<void()> next);
     /// Notes a journal write after the intent that failed; the next step stops.
     void journalled(bool written);
     /// Rolls back when the user cancelled or a journal write failed; true if it did.
@@ -180,6 +206,8 @@ private:
     QTimer m_retryTimer;
     bool m_budgetExceeded = false;
     bool m_intentWritten = false;
+    bool m_intentQueued = false; ///< a cancel then waits for the intent's outcome
+    bool m_finishing = false; ///< the outcome record is on its way
     int m_searchAttempts = 0;
     QStringList m_found;
     QStringList m_duplicates;

@@ -5,6 +5,12 @@
 namespace sd {
 
 namespace {
+// State names are shown in the window and the command line; one translation context.
+struct Text
+{
+    Q_DECLARE_TR_FUNCTIONS(sd::CreationState)
+};
+
 struct StateName
 {
     CreationState state;
@@ -59,29 +65,27 @@ std::optional<CreationState> creationStateFromString(const QString &text)
 
 QString displayName(CreationState state)
 {
-    const auto tr
-        = [](const char *text) { return QCoreApplication::translate("sd::CreationState", text); };
     switch (state) {
     case CreationState::Validating:
-        return tr("Checking the request");
+        return Text::tr("Checking the request");
     case CreationState::Allocating:
-        return tr("Allocating the sandbox");
+        return Text::tr("Allocating the sandbox");
     case CreationState::StartingGateway:
-        return tr("Starting the MCP gateway");
+        return Text::tr("Starting the MCP gateway");
     case CreationState::Extending:
-        return tr("Setting the sandbox timeout");
+        return Text::tr("Setting the sandbox timeout");
     case CreationState::Ready:
-        return tr("Ready");
+        return Text::tr("Ready");
     case CreationState::RollingBack:
-        return tr("Rolling back");
+        return Text::tr("Rolling back");
     case CreationState::RolledBack:
-        return tr("Rolled back");
+        return Text::tr("Rolled back");
     case CreationState::RollbackFailed:
-        return tr("Rollback failed");
+        return Text::tr("Rollback failed");
     case CreationState::Rejected:
-        return tr("Rejected");
+        return Text::tr("Rejected");
     case CreationState::Cancelled:
-        return tr("Cancelled");
+        return Text::tr("Cancelled");
     }
     return {};
 }

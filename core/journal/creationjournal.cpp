@@ -1,23 +1,30 @@
 #include "creationjournal.h"
 
 #include "common/logging.h"
+#include "common/processidentity.h"
 
 #include <QCoreApplication>
+#include <QDeadlineTimer>
 #include <QDir>
 #include <QFile>
 #include <QFileInfo>
 #include <QHostInfo>
 #include <QJsonArray>
 #include <QJsonDocument>
+#include <QPointer>
 #include <QSaveFile>
 #include <QStandardPaths>
+#include <QThread>
 
 #include <algorithm>
 #include <cerrno>
+#include <chrono>
+#include <cstdio>
 #include <cstring>
 #include <fcntl.h>
 #include <sys/file.h>
 #include <sys/stat.h>
+#include <sys/sysmacros.h>
 #include <unistd.h>
 
 namespace sd {
@@ -26,7 +33,23 @@ namespace {
 
 constexpr int formatVersion = 1;
 
-QString isoNow() { return QDateTime::currentDateTimeUtc().toString(Qt::ISODateWithMs); }
+/// `time` in UTC as Qt::ISODateWithMs spells it ("2026-12-03T16:38:50.123Z"), at a
+/// tenth of toString()'s cost: every record carries one.
+QString isoUtc(const QDateTime &time)
+{
+    const QDateTime utc = time.toUTC();
+    const QDate date = utc.date();
+    const QTime clock = utc.time();
+    if (!utc.isValid() || date.year() < 0 || date.year() > 9999)
+        return utc.toString(Qt::ISODateWithMs);
+    char text[32];
+    const int size
+        = std::snprintf(text, sizeof text, "%04d-%02d-%02dT%02d:%02d:%02d.%03dZ", date.year(),
+            date.month(), date.day(), clock.hour(), clock.minute(), clock.second(), clock.msec());
+    return QString::fromLatin1(text, size);
+}
+
+QString isoNow() { return isoUtc(QDateTime::currentDateTimeUtc()); }
 
 QDateTime parseTime(const QJsonValue &value)
 {
@@ -108,8 +131,8 @@ void addState(CreationRecord &r, CreationState state, const QDateTime &time)
     CreationStep *last = lastStateStep(r);
     if (last && last->state == state)
         return; // a repeated record is not a new step
-    const bool failedFinal = state == CreationState::RollbackFailed
-        || state == CreationState::Rejected || state == CreationState::Cancelled;
+    const bool failedFinal
+        = state == CreationState::RollbackFailed || state == CreationState::Rejected;
     if (last && state == CreationState::RollingBack)
         last->failed = true;
     else if (last && isFinal(state) && state != CreationState::Ready
@@ -124,14 +147,76 @@ void addState(CreationRecord &r, CreationState state, const QDateTime &time)
 
 QString systemError(int error) { return QString::fromLocal8Bit(std::strerror(error)); }
 
+/// How long a writer waits for the journal's lock. Every holder only writes a few
+/// lines and fsyncs, so a holder that keeps it longer is not running: stopped (Ctrl+Z)
+/// or hung. Waiting for it would hang this writer with it.
+constexpr std::chrono::milliseconds lockWait = std::chrono::seconds(5);
+
+/// The process holding the flock() on the file open at `fd`, from /proc/locks; 0 when
+/// that cannot be told (released meanwhile, or a holder outside this pid namespace).
+qint64 lockHolder(int fd)
+{
+    struct stat info = {};
+    QFile locks(QStringLiteral("/proc/locks"));
+    if (::fstat(fd, &info) != 0 || !locks.open(QIODevice::ReadOnly))
+        return 0;
+    const QByteArray file = QString::asprintf("%02x:%02x:%llu", major(info.st_dev),
+        minor(info.st_dev), static_cast<unsigned long long>(info.st_ino))
+                                .toLatin1();
+    // "1: FLOCK  ADVISORY  WRITE 1234 fe:00:5678 0 EOF"; a waiter's line has "->" after
+    // the number, so its fields do not match.
+    for (const QByteArray &line : locks.readAll().split('\n')) {
+        const QList<QByteArray> fields = line.simplified().split(' ');
+        if (fields.size() > 5 && fields.at(1) == "FLOCK" && fields.at(5) == file)
+            return fields.at(4).toLongLong();
+    }
+    return 0;
+}
+
+QString lockErrorString(const QString &journalPath, int error)
+{
+    return CreationJournal::tr("Could not lock the journal %1: %2")
+        .arg(journalPath, systemError(error));
+}
+
+/// Why the lock was not had within lockWait, naming the holder when /proc tells it.
+QString lockHeldErrorString(const QString &journalPath, qint64 holder)
+{
+    const int seconds = int(std::chrono::ceil<std::chrono::seconds>(lockWait).count());
+    if (holder <= 0) {
+        return CreationJournal::tr(
+            "The journal %1 is held by another process that has not released it for %n "
+            "second(s). It may be stopped (Ctrl+Z) or hung: resume it or end it, then try again.",
+            nullptr, seconds)
+            .arg(journalPath);
+    }
+    QString name = processName(holder);
+    if (name.isEmpty())
+        name = QStringLiteral("?");
+    if (processIsStopped(holder)) {
+        return CreationJournal::tr(
+            "The journal %1 is held by another process (pid %2, %3), which is stopped "
+            "(Ctrl+Z). Resume it (fg, or kill -CONT %2) or end it, then try again.")
+            .arg(journalPath, QString::number(holder), name);
+    }
+    return CreationJournal::tr(
+        "The journal %1 is held by another process (pid %2, %3) that has not released it "
+        "for %n second(s). It may be stopped (Ctrl+Z) or hung: resume it (fg, or kill -CONT "
+        "%2) or end it, then try again.",
+        nullptr, seconds)
+        .arg(journalPath, QString::number(holder), name);
+}
+
 /// An exclusive flock() on the journal's lock file, released on destruction.
 ///
 /// The lock is on a separate file: a compaction renames a new journal over the old
 /// one, so a lock on the journal's own inode would not exclude a process that opened
-/// the new file. It blocks (LOCK_EX without LOCK_NB): every holder only writes a few
-/// lines and fsyncs, never waits for the network, and a crashed holder's lock goes
-/// with its descriptor, so the wait is short. Not reentrant: a second JournalLock in
-/// the same process would wait for itself.
+/// the new file. Every holder only writes a few lines and fsyncs, never waits for the
+/// network, and a crashed holder's lock goes with its descriptor, so the wait is
+/// short; but a holder stopped with Ctrl+Z keeps it, so it is taken without blocking
+/// and tried again for up to lockWait, then given up with the holder named. The
+/// creations' records take it on the journal's writer thread. Not reentrant: a second
+/// JournalLock in the same process would wait for itself.
 class JournalLock
 {
 public:
@@ -142,10 +227,21 @@ public:
             m_errno = errno;
             return;
         }
-        while (::flock(m_fd, LOCK_EX) != 0) {
+        const QDeadlineTimer deadline(lockWait);
+        int pause = 1; // ms
+        while (::flock(m_fd, LOCK_EX | LOCK_NB) != 0) {
             if (errno == EINTR)
                 continue;
+            if (errno == EWOULDBLOCK && !deadline.hasExpired()) {
+                // A bounded wait, as the blocking flock() was; short first, for the
+                // usual holder that is only writing a line.
+                QThread::msleep(ulong(std::min<qint64>(pause, deadline.remainingTime())));
+                pause = std::min(pause * 2, 100);
+                continue;
+            }
             m_errno = errno;
+            if (m_errno == EWOULDBLOCK)
+                m_holder = lockHolder(m_fd);
             ::close(m_fd);
             m_fd = -1;
             return;
@@ -162,13 +258,14 @@ public:
     /// Why the journal at `journalPath` could not be locked, for people.
     QString errorString(const QString &journalPath) const
     {
-        return CreationJournal::tr("Could not lock the journal %1: %2")
-            .arg(journalPath, systemError(m_errno));
+        return m_errno == EWOULDBLOCK ? lockHeldErrorString(journalPath, m_holder)
+                                      : lockErrorString(journalPath, m_errno);
     }
 
 private:
     int m_fd = -1;
     int m_errno = 0;
+    qint64 m_holder = 0; ///< who held the lock when it was given up, 0 if unknown
 };
 
 bool sameFile(const struct stat &a, const struct stat &b)
@@ -234,6 +331,71 @@ bool fsyncDirectory(const QString &dir)
     return ok;
 }
 
+/// What one append did: the errno that stopped it (0: written and synced), or why
+/// the lock could not be taken.
+struct AppendResult
+{
+    int error = 0;
+    QString lockError;
+};
+
+/// Appends whole lines (one record or several) to the journal at `path` under its
+/// lock, and syncs them with `sync` (::fsync when empty); on failure none of them
+/// stays. Touches no CreationJournal state, so it runs on any thread.
+AppendResult appendLine(const QString &path, const QString &lockPath, const QByteArray &line,
+    const CreationJournal::SyncFunction &sync)
+{
+    const auto syncFd = [&sync](int fd) { return sync ? sync(fd) : ::fsync(fd); };
+    AppendResult result;
+    // Held from open to close: a compaction cannot read the file, then miss this
+    // line when it renames its copy over the file.
+    const JournalLock lock(lockPath);
+    if (!lock.isLocked())
+        return { 0, lock.errorString(path) };
+    const QByteArray encodedPath = QFile::encodeName(path);
+    const bool existed = QFile::exists(path);
+    // A fresh descriptor per record, opened under the lock: a file compacted
+    // (renamed over) by another process is written, not the old inode.
+    const int fd = ::open(encodedPath.constData(), O_RDWR | O_APPEND | O_CREAT | O_CLOEXEC, 0600);
+    struct stat info = {};
+    const bool opened = fd >= 0 && ::fstat(fd, &info) == 0;
+    qint64 before = info.st_size;
+    if (!opened || !endOnWholeLine(fd, &before)) {
+        result.error = errno;
+    } else {
+        qint64 written = 0;
+        while (written < line.size()) {
+            const ssize_t n
+                = ::write(fd, line.constData() + written, size_t(line.size() - written));
+            if (n < 0 && errno == EINTR)
+                continue;
+            if (n <= 0) {
+                result.error = n < 0 ? errno : EIO;
+                break;
+            }
+            written += n;
+        }
+        if (!result.error && syncFd(fd) != 0)
+            result.error = errno;
+        // A record that failed must not stay, not even in part: a torn line in the
+        // middle would make the next open() move the whole file aside.
+        if (result.error && ::ftruncate(fd, before) != 0)
+            qCWarning(lcJournal) << "could not undo a failed journal write:"
+                                 << std::strerror(errno);
+    }
+    if (fd >= 0)
+        ::close(fd);
+    if (!result.error && !existed) {
+        const int dir = ::open(QFile::encodeName(QFileInfo(path).absolutePath()).constData(),
+            O_RDONLY | O_DIRECTORY | O_CLOEXEC);
+        if (dir >= 0) {
+            syncFd(dir);
+            ::close(dir);
+        }
+    }
+    return result;
+}
+
 } // namespace
 
 bool CreationRecord::owns(const QString &id) const
@@ -271,7 +433,25 @@ CreationJournal::CreationJournal(QString filePath, QObject *parent)
     , m_filePath(std::move(filePath))
 { }
 
-CreationJournal::~CreationJournal() = default;
+CreationJournal::~CreationJournal()
+{
+    if (!m_writerThread)
+        return;
+    if (!m_queued.isEmpty()) {
+        // Promised to callers: written, though no one is told any more.
+        QByteArray lines;
+        for (const QueuedRecord &record : std::as_const(m_queued))
+            lines += record.line;
+        QMetaObject::invokeMethod(
+            m_writer.get(), [path = m_filePath, lockPath = lockFilePath(), lines, sync = m_sync] {
+                appendLine(path, lockPath, lines, sync);
+            });
+    }
+    // Queued last, so every record queued before is written first: records promised
+    // to callers are not dropped. Each write is a few milliseconds of disk.
+    QMetaObject::invokeMethod(m_writer.get(), [thread = m_writerThread.get()] { thread->quit(); });
+    m_writerThread->wait();
+}
 
 QString CreationJournal::lockFilePath() const { return m_filePath + QStringLiteral(".lock"); }
 
@@ -511,6 +691,8 @@ bool CreationJournal::apply(const QJsonObject &json)
         r.mcpServers = toStringList(json.value(QLatin1String("mcpServers")));
         r.installId = json.value(QLatin1String("install")).toString();
         r.pid = json.value(QLatin1String("pid")).toInteger();
+        r.pidStartTicks = json.value(QLatin1String("pidStart")).toInteger(-1);
+        r.bootId = json.value(QLatin1String("boot")).toString();
         r.host = json.value(QLatin1String("host")).toString();
         r.timeoutSeconds = json.value(QLatin1String("timeout")).toInt();
         r.startedAt = time;
@@ -556,18 +738,49 @@ bool CreationJournal::apply(const QJsonObject &json)
         r.state = *state;
         addState(r, r.state, time);
         r.error = json.value(QLatin1String("error")).toString();
+        r.cancelled
+            = state == CreationState::Cancelled || json.value(QLatin1String("cancelled")).toBool();
         r.rollback = rollbackFromJson(json.value(QLatin1String("rollback")));
         r.orphanReason
             = orphanReasonFromString(json.value(QLatin1String("orphanReason")).toString());
         r.finishedAt = time.isValid() ? time : r.updatedAt;
+        if (r.endedCancelled()) {
+            // The rollback interrupted a step that had not failed: the user stopped it.
+            for (CreationStep &step : r.timeline) {
+                if (step.kind == CreationStep::Kind::State && step.failed) {
+                    step.failed = false;
+                    step.interrupted = true;
+                }
+            }
+        }
     } else if (type == QLatin1String("orphan-killed")) {
-        r.orphansKilled << json.value(QLatin1String("sandboxId")).toString();
-        addEvent(r, CreationStep::Kind::OrphanKilled, time, r.orphansKilled.constLast());
+        const QString sandbox = json.value(QLatin1String("sandboxId")).toString();
+        if (r.isFinished() && r.state == CreationState::Ready && sandbox == r.sandboxId) {
+            // The user's sandbox, killed as any other: not an orphan.
+            r.killedAt = time;
+            addEvent(r, CreationStep::Kind::Killed, time, sandbox);
+        } else {
+            r.orphansKilled << sandbox;
+            addEvent(r, CreationStep::Kind::OrphanKilled, time, sandbox);
+        }
+    } else if (type == QLatin1String("kill-failed")) {
+        addEvent(r, CreationStep::Kind::KillFailed, time,
+            QStringLiteral("%1: %2").arg(json.value(QLatin1String("sandboxId")).toString(),
+                json.value(QLatin1String("error")).toString()));
+        r.timeline.last().failed = true;
     } else {
         return false;
     }
     m_raw[id].append(json);
     return true;
+}
+
+QByteArray CreationJournal::lineFor(QJsonObject record)
+{
+    record.insert(QStringLiteral("v"), formatVersion);
+    if (!record.contains(QLatin1String("time")))
+        record.insert(QStringLiteral("time"), isoNow());
+    return QJsonDocument(record).toJson(QJsonDocument::Compact) + '\n';
 }
 
 bool CreationJournal::append(QJsonObject record)
@@ -577,56 +790,17 @@ bool CreationJournal::append(QJsonObject record)
         m_errorString = tr("The journal %1 is not open").arg(m_filePath);
         return false;
     }
-    record.insert(QStringLiteral("v"), formatVersion);
-    if (!record.contains(QLatin1String("time")))
-        record.insert(QStringLiteral("time"), isoNow());
-    const QByteArray line = QJsonDocument(record).toJson(QJsonDocument::Compact) + '\n';
+    const AppendResult result
+        = appendLine(m_filePath, lockFilePath(), lineFor(std::move(record)), m_sync);
+    return appended(result.error, result.lockError);
+}
 
-    int error = 0;
-    {
-        // Held from open to close: a compaction cannot read the file, then miss this
-        // line when it renames its copy over the file.
-        const JournalLock lock(lockFilePath());
-        if (!lock.isLocked()) {
-            m_errorString = lock.errorString(m_filePath);
-            qCWarning(lcJournal) << m_errorString;
-            return false;
-        }
-        const QByteArray path = QFile::encodeName(m_filePath);
-        const bool existed = QFile::exists(m_filePath);
-        // A fresh descriptor per record, opened under the lock: a file compacted
-        // (renamed over) by another process is written, not the old inode.
-        const int fd = ::open(path.constData(), O_RDWR | O_APPEND | O_CREAT | O_CLOEXEC, 0600);
-        struct stat info = {};
-        const bool opened = fd >= 0 && ::fstat(fd, &info) == 0;
-        qint64 before = info.st_size;
-        if (!opened || !endOnWholeLine(fd, &before)) {
-            error = errno;
-        } else {
-            qint64 written = 0;
-            while (written < line.size()) {
-                const ssize_t n
-                    = ::write(fd, line.constData() + written, size_t(line.size() - written));
-                if (n < 0 && errno == EINTR)
-                    continue;
-                if (n <= 0) {
-                    error = n < 0 ? errno : EIO;
-                    break;
-                }
-                written += n;
-            }
-            if (!error && ::fsync(fd) != 0)
-                error = errno;
-            // A record that failed must not stay, not even in part: a torn line in the
-            // middle would make the next open() move the whole file aside.
-            if (error && ::ftruncate(fd, before) != 0)
-                qCWarning(lcJournal)
-                    << "could not undo a failed journal write:" << std::strerror(errno);
-        }
-        if (fd >= 0)
-            ::close(fd);
-        if (!error && !existed)
-            fsyncDirectory(QFileInfo(m_filePath).absolutePath());
+bool CreationJournal::appended(int error, const QString &lockError)
+{
+    if (!lockError.isEmpty()) {
+        m_errorString = lockError;
+        qCWarning(lcJournal) << m_errorString;
+        return false;
     }
     if (error) {
         m_errorString
@@ -638,52 +812,131 @@ bool CreationJournal::append(QJsonObject record)
     return true;
 }
 
-bool CreationJournal::recordIntent(const CreationIntent &intent)
+QObject *CreationJournal::writer()
 {
+    if (!m_writerThread) {
+        m_writerThread = std::make_unique<QThread>();
+        m_writerThread->setObjectName(QStringLiteral("journal writer"));
+        m_writer = std::make_unique<QObject>();
+        m_writer->moveToThread(m_writerThread.get());
+        m_writerThread->start();
+    }
+    return m_writer.get();
+}
+
+void CreationJournal::appendQueued(QJsonObject record, QObject *context, Written done)
+{
+    Q_ASSERT(context && context->thread() == thread());
+    if (!m_open) {
+        qCWarning(lcJournal) << "journal not open; record dropped";
+        const QString notOpen = tr("The journal %1 is not open").arg(m_filePath);
+        QMetaObject::invokeMethod(
+            context,
+            [this, notOpen, done = std::move(done)] {
+                m_errorString = notOpen;
+                done(false);
+            },
+            Qt::QueuedConnection);
+        return;
+    }
+    m_queued.append({ lineFor(std::move(record)), context, std::move(done) });
+    if (!m_writerBusy)
+        writeQueued();
+}
+
+void CreationJournal::writeQueued()
+{
+    // While one write and its fsync are on their way, the records of other creations
+    // wait and then go together: with many creations at once the disk sets the pace,
+    // and each record is still durable before its caller goes on.
+    m_writerBusy = true;
+    m_writing = std::exchange(m_queued, {});
+    QByteArray lines;
+    for (const QueuedRecord &record : std::as_const(m_writing))
+        lines += record.line;
+    // Only the file's names and the lines cross to the writer thread; the records in
+    // memory, errorString(), the callbacks and the signals stay on this one.
+    QMetaObject::invokeMethod(writer(),
+        [this, path = m_filePath, lockPath = lockFilePath(), lines = std::move(lines),
+            sync = m_sync] {
+            const AppendResult result = appendLine(path, lockPath, lines, sync);
+            // Dropped by Qt if the journal is gone by then.
+            QMetaObject::invokeMethod(
+                this, [this, result] { queuedWritten(result.error, result.lockError); },
+                Qt::QueuedConnection);
+        });
+}
+
+void CreationJournal::queuedWritten(int error, const QString &lockError)
+{
+    const QList<QueuedRecord> written = std::exchange(m_writing, {});
+    const QPointer<CreationJournal> alive(this);
+    const bool ok = appended(error, lockError);
+    for (const QueuedRecord &record : written) {
+        if (!alive)
+            return; // a slot or callback ended what owned the journal
+        if (record.context)
+            record.done(ok);
+    }
+    if (!alive)
+        return;
+    m_writerBusy = false;
+    if (!m_queued.isEmpty())
+        writeQueued();
+}
+
+void CreationJournal::setSyncFunction(SyncFunction sync) { m_sync = std::move(sync); }
+
+QJsonObject CreationJournal::intentRecord(const CreationIntent &intent)
+{
+    // Neither changes while this process runs: read /proc once.
+    static const qint64 ownStartTicks = processStartTicks(QCoreApplication::applicationPid());
+    static const QString bootId = currentBootId();
     QJsonArray servers;
     for (const QString &name : intent.mcpServers)
         servers.append(name);
-    return append({ { QStringLiteral("type"), QStringLiteral("intent") },
+    return { { QStringLiteral("type"), QStringLiteral("intent") },
         { QStringLiteral("creation"), intent.creationId },
-        { QStringLiteral("time"),
-            (intent.time.isValid() ? intent.time.toUTC() : QDateTime::currentDateTimeUtc())
-                .toString(Qt::ISODateWithMs) },
+        { QStringLiteral("time"), intent.time.isValid() ? isoUtc(intent.time) : isoNow() },
         { QStringLiteral("template"), intent.templateId },
         { QStringLiteral("mcpServers"), servers }, { QStringLiteral("install"), intent.installId },
         { QStringLiteral("timeout"), intent.timeoutSeconds },
         { QStringLiteral("pid"), qint64(QCoreApplication::applicationPid()) },
-        { QStringLiteral("host"), QHostInfo::localHostName() } });
+        { QStringLiteral("pidStart"), ownStartTicks }, { QStringLiteral("boot"), bootId },
+        { QStringLiteral("host"), QHostInfo::localHostName() } };
 }
 
-bool CreationJournal::recordSandboxId(const QString &creationId, const QString &sandboxId)
+QJsonObject CreationJournal::sandboxIdRecord(const QString &creationId, const QString &sandboxId)
 {
-    return append({ { QStringLiteral("type"), QStringLiteral("sandbox") },
-        { QStringLiteral("creation"), creationId }, { QStringLiteral("sandboxId"), sandboxId } });
+    return { { QStringLiteral("type"), QStringLiteral("sandbox") },
+        { QStringLiteral("creation"), creationId }, { QStringLiteral("sandboxId"), sandboxId } };
 }
 
-bool CreationJournal::recordState(const QString &creationId, CreationState state)
+QJsonObject CreationJournal::stateRecord(const QString &creationId, CreationState state)
 {
-    return append({ { QStringLiteral("type"), QStringLiteral("state") },
-        { QStringLiteral("creation"), creationId }, { QStringLiteral("state"), toString(state) } });
+    return { { QStringLiteral("type"), QStringLiteral("state") },
+        { QStringLiteral("creation"), creationId }, { QStringLiteral("state"), toString(state) } };
 }
 
-bool CreationJournal::recordFound(const QString &creationId, const QStringList &sandboxIds)
+QJsonObject CreationJournal::foundRecord(const QString &creationId, const QStringList &sandboxIds)
 {
-    return append({ { QStringLiteral("type"), QStringLiteral("found") },
+    return { { QStringLiteral("type"), QStringLiteral("found") },
         { QStringLiteral("creation"), creationId },
-        { QStringLiteral("sandboxIds"), QJsonArray::fromStringList(sandboxIds) } });
+        { QStringLiteral("sandboxIds"), QJsonArray::fromStringList(sandboxIds) } };
 }
 
-bool CreationJournal::recordGatewayStderr(const QString &creationId, const QByteArray &stderrText)
+QJsonObject CreationJournal::gatewayStderrRecord(
+    const QString &creationId, const QByteArray &stderrText)
 {
     bool truncated = false;
     const QString text = capUtf8(stderrText, maxStderrBytes, &truncated);
-    return append({ { QStringLiteral("type"), QStringLiteral("gateway-stderr") },
+    return { { QStringLiteral("type"), QStringLiteral("gateway-stderr") },
         { QStringLiteral("creation"), creationId }, { QStringLiteral("stderr"), text },
-        { QStringLiteral("truncated"), truncated } });
+        { QStringLiteral("truncated"), truncated } };
 }
 
-bool CreationJournal::recordOutcome(const QString &creationId, const CreationOutcome &outcome)
+QJsonObject CreationJournal::outcomeRecord(
+    const QString &creationId, const CreationOutcome &outcome)
 {
     QJsonObject json { { QStringLiteral("type"), QStringLiteral("outcome") },
         { QStringLiteral("creation"), creationId },
@@ -694,13 +947,33 @@ bool CreationJournal::recordOutcome(const QString &creationId, const CreationOut
         outcome.rollback ? QJsonValue(rollbackToJson(*outcome.rollback)) : QJsonValue());
     json.insert(QStringLiteral("orphanReason"),
         outcome.orphanReason ? QJsonValue(toString(*outcome.orphanReason)) : QJsonValue());
-    return append(json);
+    if (outcome.cancelled)
+        json.insert(QStringLiteral("cancelled"), true);
+    return json;
 }
 
-bool CreationJournal::recordOrphanKilled(const QString &creationId, const QString &sandboxId)
+QJsonObject CreationJournal::orphanKilledRecord(const QString &creationId, const QString &sandboxId)
 {
-    return append({ { QStringLiteral("type"), QStringLiteral("orphan-killed") },
-        { QStringLiteral("creation"), creationId }, { QStringLiteral("sandboxId"), sandboxId } });
+    return { { QStringLiteral("type"), QStringLiteral("orphan-killed") },
+        { QStringLiteral("creation"), creationId }, { QStringLiteral("sandboxId"), sandboxId } };
+}
+
+QJsonObject CreationJournal::killFailedRecord(
+    const QString &creationId, const QString &sandboxId, const QString &error)
+{
+    return { { QStringLiteral("type"), QStringLiteral("kill-failed") },
+        { QStringLiteral("creation"), creationId }, { QStringLiteral("sandboxId"), sandboxId },
+        { QStringLiteral("error"), error } };
+}
+
+bool CreationJournal::recordLaterKill(
+    const QString &sandboxId, const QString &error, const QString &creationTag)
+{
+    const auto owner = creationOwning(sandboxId, creationTag);
+    if (!owner)
+        return true; // not one of ours: nothing to tell
+    return error.isEmpty() ? recordOrphanKilled(owner->creationId, sandboxId)
+                           : recordKillFailed(owner->creationId, sandboxId, error);
 }
 
 QList<CreationRecord> CreationJournal::creations() const

@@ -2,6 +2,7 @@
 
 #include "api/sandboxjobs.h"
 #include "common/logging.h"
+#include "common/processidentity.h"
 #include "creation/envdaccess.h"
 #include "envd/processjobs.h"
 #include "journal/creationjournal.h"
@@ -22,14 +23,9 @@ namespace {
 const QString creationTag = QStringLiteral("sandbox-desk.creation");
 const QString gatewayTemplate = QStringLiteral("mcp-gateway");
 
-QString tr(const char *text, int n = -1)
-{
-    return QCoreApplication::translate("sd::OrphanDetector", text, nullptr, n);
-}
-
 QString timeText(const QDateTime &time)
 {
-    return time.isValid() ? time.toUTC().toString(Qt::ISODate) : tr("an unknown time");
+    return time.isValid() ? time.toUTC().toString(Qt::ISODate) : OrphanDetector::tr("an unknown time");
 }
 
 /// Whether the process that ran a creation still lives (same host only).
@@ -39,6 +35,14 @@ bool creatorAlive(const CreationRecord &record)
         return false;
     if (record.pid == QCoreApplication::applicationPid())
         return false; // us, but not active: a previous run that had our pid
+    // A process that has the pid now is the creator only if it started in the same
+    // boot at the same time: pids are reused, from the bottom again after a reboot.
+    // What the record or /proc cannot tell falls back to whether the pid lives.
+    if (!record.bootId.isEmpty() && record.bootId != currentBootId())
+        return false;
+    const qint64 startTicks = processStartTicks(record.pid);
+    if (record.pidStartTicks >= 0 && startTicks >= 0 && startTicks != record.pidStartTicks)
+        return false;
     return ::kill(pid_t(record.pid), 0) == 0 || errno == EPERM;
 }
 
@@ -64,6 +68,26 @@ bool processTableNamesGateway(const QByteArray &table)
             return true;
     }
     return false;
+}
+
+/// Lists the process table as lines of "PID ARGV" (argv NUL-separated). Sandbox code
+/// may rewrite any file in its home, so no shell runs (a login shell would read
+/// ~/.profile and could print a gateway that is not there): programs by absolute
+/// path with their argv, and a fixed environment. Its own argv does not name the
+/// gateway, or it would find itself.
+ProcessConfig processTableCommand()
+{
+    ProcessConfig config;
+    config.cmd = QStringLiteral("/usr/bin/find");
+    config.args = QStringList { QStringLiteral("/proc"), QStringLiteral("-mindepth"),
+        QStringLiteral("1"), QStringLiteral("-maxdepth"), QStringLiteral("1"),
+        QStringLiteral("-regex"), QStringLiteral("/proc/[0-9]+"), QStringLiteral("-printf"),
+        QStringLiteral("\\n%f "), QStringLiteral("-exec"), QStringLiteral("/bin/cat"),
+        QStringLiteral("{}/cmdline"), QStringLiteral(";") };
+    config.envs = { { QStringLiteral("PATH"), QStringLiteral("/usr/bin:/bin") },
+        { QStringLiteral("LC_ALL"), QStringLiteral("C") } };
+    config.cwd = QStringLiteral("/");
+    return config;
 }
 
 } // namespace
@@ -254,12 +278,7 @@ void OrphanDetector::pumpProbes()
 
 void OrphanDetector::probeProcessTable(const QString &id, const EnvdTarget &target, int listed)
 {
-    // One line per process, "PID ARGV" with argv NUL-separated, judged here; the
-    // script itself must not name the gateway, or it would find itself.
-    const ProcessConfig config = StartProcessJob::shellCommand(
-        QStringLiteral("for d in /proc/[0-9]*; do printf '%s ' \"${d#/proc/}\"; "
-                       "cat \"$d/cmdline\" 2>/dev/null; echo; done"));
-    auto *job = new StartProcessJob(m_network, target, config, this);
+    auto *job = new StartProcessJob(m_network, target, processTableCommand(), this);
     job->setConnectTimeoutMs(int(m_probeTimeout.count()));
     m_running.insert(id, job);
     QTimer::singleShot(m_probeTimeout, job, [job] { job->cancel(); });
@@ -280,6 +299,12 @@ void OrphanDetector::probeDone(const QString &sandboxId, const ProbeResult &resu
     if (!result.reached)
         qCDebug(lcOrphans) << "gateway probe of" << sandboxId << "failed:" << result.error;
     m_running.remove(sandboxId);
+    // Results past their lifetime are never read again: drop them, or the cache would
+    // grow by one entry per sandbox ever probed.
+    const QDateTime at = now();
+    m_cache.removeIf([this, &at](const QHash<QString, ProbeResult>::iterator &it) {
+        return it->at.msecsTo(at) > m_cacheTtl.count();
+    });
     m_cache.insert(sandboxId, result);
     Q_EMIT probeFinished(sandboxId);
     pumpProbes();
@@ -299,19 +324,21 @@ Orphan OrphanDetector::gatewayDown(
     if (const std::optional<CreationRecord> r = ownRecord(sandbox)) {
         orphan.creationId = r->creationId;
         orphan.evidence
-            = tr("Our creation %1 asked for MCP (%2); the sandbox has been up for %3 min and no "
-                 "mcp-gateway process runs in it (envd lists %4 process(es)): its gateway is gone.")
-                  .arg(r->creationId, r->mcpServers.join(QStringLiteral(", ")), upFor)
-                  .arg(probe.processCount);
+            = OrphanDetector::tr("Our creation %1 asked for MCP (%2); the sandbox has been up for %3 min "
+                                 "and no mcp-gateway process runs in it (envd lists %n process(es)): "
+                                 "its gateway is gone.",
+                                 nullptr, int(probe.processCount))
+                  .arg(r->creationId, r->mcpServers.join(QStringLiteral(", ")), upFor);
         return orphan;
     }
     orphan.certainty = OrphanCertainty::Suspected;
     orphan.evidence
-        = tr("Suspected: not created by this app (no journal record), template %1, up for %2 min, "
-             "and no mcp-gateway process runs in it (envd lists %3 process(es)), as older SDKs "
-             "leave a sandbox whose MCP gateway failed to start. It may still be in use.")
-              .arg(sandbox.templateId, upFor)
-              .arg(probe.processCount);
+        = OrphanDetector::tr("Suspected: not created by this app (no journal record), template %1, up "
+                             "for %2 min, and no mcp-gateway process runs in it (envd lists %n "
+                             "process(es)), as older SDKs leave a sandbox whose MCP gateway failed to "
+                             "start. It may still be in use.",
+                             nullptr, int(probe.processCount))
+              .arg(sandbox.templateId, upFor);
     return orphan;
 }
 
@@ -446,15 +473,14 @@ void KillOrphansJob::next()
     m_current = job;
     connect(job, &Job::finished, this, [this, job, orphan] {
         m_current = nullptr;
-        if (job->hasError()) {
-            m_failed.append({ orphan.sandboxId, job->error().message() });
-            Q_EMIT orphanDone(orphan.sandboxId, job->error().message());
-        } else {
+        const QString error = job->hasError() ? job->error().message() : QString();
+        if (error.isEmpty())
             m_killed.append(orphan.sandboxId);
-            if (m_journal && !orphan.creationId.isEmpty() && m_journal->creation(orphan.creationId))
-                m_journal->recordOrphanKilled(orphan.creationId, orphan.sandboxId);
-            Q_EMIT orphanDone(orphan.sandboxId, {});
-        }
+        else
+            m_failed.append({ orphan.sandboxId, error });
+        if (m_journal)
+            m_journal->recordLaterKill(orphan.sandboxId, error, orphan.creationId);
+        Q_EMIT orphanDone(orphan.sandboxId, error);
         next();
     });
     job->start();

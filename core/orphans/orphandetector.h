@@ -103,6 +103,8 @@ public:
 
     /// How many probes have been sent over the detector's life (tests check the cache).
     int probesSent() const { return m_probesSent; }
+    /// How many probe results are kept (tests check that expired ones go).
+    int cachedProbes() const { return int(m_cache.size()); }
     /// The most probes that were ever in flight at once.
     int peakConcurrentProbes() const { return m_peakProbes; }
 
@@ -172,8 +174,9 @@ private:
     QHash<QString, Sandbox> m_waiting;
 };
 
-/// Kills a set of orphans ("kill all orphans"), each with the rollback's retries,
-/// and reports each. A kill that fails does not stop the others.
+/// Kills a set of orphans ("kill all orphans"), or of sandboxes named by id
+/// (`--kill`), each with the rollback's retries, and reports each. A kill that fails
+/// does not stop the others.
 class KillOrphansJob : public Job
 {
     Q_OBJECT
@@ -185,7 +188,8 @@ public:
         QString error;
     };
 
-    /// `journal` may be null; when set, each kill of one of our creations is recorded.
+    /// `journal` may be null; when set, each kill of a sandbox of one of our creations
+    /// joins that creation's timeline (CreationJournal::recordLaterKill()).
     KillOrphansJob(QNetworkAccessManager *network, const ConnectionSettings &settings,
         CreationJournal *journal, QList<Orphan> orphans, RetryPolicy policy = {},
         QObject *parent = nullptr);

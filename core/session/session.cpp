@@ -84,7 +84,10 @@ CreationContext Session::creationContext() const
     context.network = m_network;
     context.connection = m_connection;
     context.journal = m_journal.get();
-    context.installId = installationId();
+    // Made once per installation: read once, not per creation (QSettings stats its file).
+    if (m_installId.isEmpty())
+        m_installId = installationId();
+    context.installId = m_installId;
     return context;
 }
 

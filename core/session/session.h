@@ -78,6 +78,7 @@ private:
 
     QNetworkAccessManager *m_network;
     ConnectionSettings m_connection;
+    mutable QString m_installId; ///< read from the settings by the first creationContext()
     std::unique_ptr<CreationJournal> m_journal;
     OrphanDetector *m_detector = nullptr;
     CreationRegistry *m_creations;

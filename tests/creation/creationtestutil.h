@@ -73,6 +73,14 @@ public:
         return call("POST", QJsonObject { { QStringLiteral("rules"), rules } });
     }
     bool clearFaults() { return call("DELETE", {}); }
+    /// The rules not used up yet (GET /_local/faults).
+    QJsonArray faults()
+    {
+        QByteArray body;
+        if (!call("GET", {}, &body))
+            return { QStringLiteral("<could not read the rules>") };
+        return QJsonDocument::fromJson(body).object().value(QLatin1String("rules")).toArray();
+    }
 
     QList<Sandbox> list()
     {
@@ -94,6 +102,16 @@ public:
         return ids;
     }
 
+    /// Kills every sandbox on the backend.
+    void killAll()
+    {
+        for (const QString &id : listIds()) {
+            KillSandboxJob kill(&m_network, settings(), id);
+            kill.setAutoDelete(false);
+            runJob(&kill);
+        }
+    }
+
     /// Creates a sandbox the way another client would (no tags of ours).
     Sandbox createRaw(
         const QString &templateId, const Metadata &metadata = {}, int timeoutSeconds = 300)
@@ -110,7 +128,7 @@ public:
     }
 
 private:
-    bool call(const QByteArray &verb, const QJsonObject &body)
+    bool call(const QByteArray &verb, const QJsonObject &body, QByteArray *answer = nullptr)
     {
         QNetworkRequest request(QUrl(url() + QStringLiteral("/_local/faults")));
         request.setRawHeader("X-API-Key", apiKey().toUtf8());
@@ -122,9 +140,11 @@ private:
         if (!spy.wait(20000))
             return false;
         const int status = reply->attribute(QNetworkRequest::HttpStatusCodeAttribute).toInt();
+        const QByteArray replyBody = reply->readAll();
         if (status < 200 || status >= 300)
-            qWarning(
-                "faults %s: HTTP %d %s", verb.constData(), status, reply->readAll().constData());
+            qWarning("faults %s: HTTP %d %s", verb.constData(), status, replyBody.constData());
+        if (answer)
+            *answer = replyBody;
         return status >= 200 && status < 300;
     }
 

@@ -16,6 +16,9 @@
 //       runs a CreationJob; once it entered <state> (allocating: the intent is
 //       written), the file may grow by only <bytes> more (RLIMIT_FSIZE, with SIGXFSZ
 //       ignored, as a full disk). Prints the result as JSON.
+//   journalhelper hold-lock <lock-file>
+//       takes the flock() a journal's writers take, prints "locked", and keeps it
+//       until stdin is closed (a writer that stops while holding it, when stopped).
 
 #include "creation/creationjob.h"
 #include "journal/creationjournal.h"
@@ -29,8 +32,11 @@
 
 #include <csignal>
 #include <cstdio>
+#include <fcntl.h>
 #include <memory>
+#include <sys/file.h>
 #include <sys/resource.h>
+#include <unistd.h>
 
 using namespace sd;
 
@@ -96,6 +102,19 @@ int appendOne(const QString &path, const QString &id)
     return ok ? 0 : 1;
 }
 
+int holdLock(const QString &lockPath)
+{
+    const int fd
+        = ::open(QFile::encodeName(lockPath).constData(), O_RDWR | O_CREAT | O_CLOEXEC, 0600);
+    if (fd < 0 || ::flock(fd, LOCK_EX) != 0)
+        return 1;
+    say("locked");
+    char line[16];
+    while (std::fgets(line, sizeof line, stdin)) { }
+    ::close(fd);
+    return 0;
+}
+
 int create(const QString &path, const QString &url, const QString &apiKey, const QString &limitFrom,
     int bytes)
 {
@@ -156,6 +175,8 @@ int main(int argc, char **argv)
         return append(args.at(2), args.at(3), args.at(4).toInt(), args.at(5).toUInt());
     if (mode == QLatin1String("append-one") && args.size() == 4)
         return appendOne(args.at(2), args.at(3));
+    if (mode == QLatin1String("hold-lock") && args.size() == 3)
+        return holdLock(args.at(2));
     if (mode == QLatin1String("create") && args.size() == 7)
         return create(args.at(2), args.at(3), args.at(4), args.at(5), args.at(6).toInt());
     std::fprintf(stderr, "usage: see journalhelper.cpp\n");

@@ -2,7 +2,7 @@
 // sandbox-desk-local: output shapes, exit codes, and SIGKILL at the worst moments
 // followed by --orphans and --kill-orphans.
 
-#include "creationtestutil.h"
+#include "clitestutil.h"
 #include "profiles/keystore.h"
 #include "profiles/profilestore.h"
 #include "journal/creationjournal.h"
@@ -22,19 +22,12 @@
 #include <sys/resource.h>
 
 using namespace sd;
+using sd::test::CliResult;
 using sd::test::rule;
 
 namespace {
 const QString optionSecret = QStringLiteral("opt-secret-5e2c9a71b3");
 const QString envSecret = QStringLiteral("env-secret-0a8f4d6c21");
-
-struct CliResult
-{
-    int exitCode = -1;
-    QByteArray out;
-    QByteArray err;
-    QJsonObject json() const { return QJsonDocument::fromJson(out).object(); }
-};
 } // namespace
 
 class TestCommandLine : public QObject
@@ -43,69 +36,23 @@ class TestCommandLine : public QObject
 
 private:
     sd::test::FaultBackend m_backend;
-    std::unique_ptr<QTemporaryDir> m_home;
+    std::unique_ptr<sd::test::DeskCli> m_cli;
     QString m_mcpFile;
     QString m_mcpBadFile;
 
-    QProcessEnvironment environment(const QString &apiKey = {})
+    QProcessEnvironment environment(const QString &apiKey = {}) const
     {
-        QProcessEnvironment env = QProcessEnvironment::systemEnvironment();
-        env.insert(QStringLiteral("XDG_DATA_HOME"), m_home->filePath(QStringLiteral("data")));
-        env.insert(QStringLiteral("XDG_CONFIG_HOME"), m_home->filePath(QStringLiteral("config")));
-        env.insert(QStringLiteral("E2B_API_KEY"), apiKey.isEmpty() ? m_backend.apiKey() : apiKey);
-        env.remove(QStringLiteral("E2B_API_URL"));
-        env.remove(QStringLiteral("E2B_SANDBOX_URL"));
-        env.insert(QStringLiteral("QT_LOGGING_RULES"), QStringLiteral("sd.*.debug=false"));
-        return env;
+        return m_cli->environment(apiKey);
     }
-
-    QStringList connection() const
-    {
-        return { QStringLiteral("--api-url"), m_backend.url(), QStringLiteral("--sandbox-url"),
-            m_backend.url(), QStringLiteral("--profile"), QStringLiteral("cli-test") };
-    }
-
-    QString journalPath() const
-    {
-        // One journal per API, whichever route (--api-url, --profile, the window) leads there.
-        return CreationJournal::filePathFor(
-            m_home->filePath(QStringLiteral("data/sandbox-desk/journal")),
-            Session::journalKey(QUrl(m_backend.url())));
-    }
-
+    QStringList connection() const { return m_cli->connection(); }
+    QString journalPath() const { return m_cli->journalPath(); }
     std::unique_ptr<QProcess> launch(const QStringList &args, const QString &apiKey = {})
     {
-        auto process = std::make_unique<QProcess>();
-        process->setProgram(sd::test::LocalBackend::binary(QStringLiteral("sandbox-desk")));
-        process->setArguments(args);
-        process->setProcessEnvironment(environment(apiKey));
-        process->start();
-        return process;
+        return m_cli->launch(args, apiKey);
     }
-
     CliResult cli(const QStringList &args, const QString &apiKey = {})
     {
-        auto process = launch(args, apiKey);
-        CliResult result;
-        if (!process->waitForFinished(120000)) {
-            process->kill();
-            process->waitForFinished();
-            qWarning("sandbox-desk %s did not finish", qPrintable(args.join(QLatin1Char(' '))));
-            return result;
-        }
-        result.exitCode = process->exitStatus() == QProcess::NormalExit ? process->exitCode() : -1;
-        result.out = process->readAllStandardOutput();
-        result.err = process->readAllStandardError();
-        return result;
-    }
-
-    void killEverything()
-    {
-        for (const QString &id : m_backend.listIds()) {
-            KillSandboxJob kill(m_backend.network(), m_backend.settings(), id);
-            kill.setAutoDelete(false);
-            sd::test::runJob(&kill);
-        }
+        return m_cli->run(args, apiKey);
     }
 
     /// Runs --create, SIGKILLs it as soon as the journal holds `marker`, and checks
@@ -174,9 +121,9 @@ private Q_SLOTS:
     void init()
     {
         QVERIFY(m_backend.clearFaults());
-        killEverything();
-        m_home = std::make_unique<QTemporaryDir>();
-        m_mcpFile = m_home->filePath(QStringLiteral("mcp.json"));
+        m_backend.killAll();
+        m_cli = std::make_unique<sd::test::DeskCli>(m_backend);
+        m_mcpFile = m_cli->path(QStringLiteral("mcp.json"));
         QFile good(m_mcpFile);
         QVERIFY(good.open(QIODevice::WriteOnly));
         good.write(QJsonDocument(QJsonObject { { QStringLiteral("browserbase"),
@@ -185,7 +132,7 @@ private Q_SLOTS:
                                          { QStringLiteral("geminiApiKey"), optionSecret } } } })
                        .toJson());
         good.close();
-        m_mcpBadFile = m_home->filePath(QStringLiteral("bad.json"));
+        m_mcpBadFile = m_cli->path(QStringLiteral("bad.json"));
         QFile bad(m_mcpBadFile);
         QVERIFY(bad.open(QIODevice::WriteOnly));
         bad.write("{\"browserbase\":{\"apiKey\":\"x1234\"}}");
@@ -232,11 +179,28 @@ private Q_SLOTS:
         QCOMPARE(last.value(QLatin1String("creationId")), doc.value(QLatin1String("creationId")));
         QCOMPARE(last.value(QLatin1String("state")).toString(), QStringLiteral("ready"));
 
+        QVERIFY(last.value(QLatin1String("killedAt")).isNull());
+
         const CliResult killed = cli(
             QStringList { QStringLiteral("--kill"), id, QStringLiteral("--json") } + connection());
         QCOMPARE(killed.exitCode, 0);
         QCOMPARE(killed.json().value(QLatin1String("killed")).toArray(), QJsonArray { id });
         QVERIFY(m_backend.listIds().isEmpty());
+
+        // The kill joins the creation's timeline: killed at T, not an orphan's removal.
+        const CliResult after = cli(
+            QStringList { QStringLiteral("--history"), QStringLiteral("--json") } + connection());
+        const QJsonObject record
+            = after.json().value(QLatin1String("creations")).toArray().at(0).toObject();
+        QCOMPARE(record.value(QLatin1String("state")).toString(), QStringLiteral("ready"));
+        const QJsonObject step = record.value(QLatin1String("timeline")).toArray().last().toObject();
+        QCOMPARE(step.value(QLatin1String("step")).toString(), QStringLiteral("killed"));
+        QCOMPARE(step.value(QLatin1String("detail")).toString(), id);
+        QVERIFY(!step.value(QLatin1String("failed")).toBool());
+        QVERIFY(QDateTime::fromString(step.value(QLatin1String("time")).toString(), Qt::ISODate)
+                    .isValid());
+        QCOMPARE(record.value(QLatin1String("killedAt")), step.value(QLatin1String("time")));
+        QVERIFY(record.value(QLatin1String("orphansKilled")).toArray().isEmpty());
     }
 
     void gatewayFailureIsRolledBackExit1()
@@ -267,6 +231,7 @@ private Q_SLOTS:
         const QJsonObject last
             = history.json().value(QLatin1String("creations")).toArray().at(0).toObject();
         QCOMPARE(last.value(QLatin1String("creationId")), doc.value(QLatin1String("creationId")));
+        QCOMPARE(last.value(QLatin1String("cancelled")), QJsonValue(false)); // a failure
         QStringList states;
         QStringList failed;
         QDateTime previous;
@@ -294,6 +259,56 @@ private Q_SLOTS:
             QVERIFY(!text.contains(envSecret.toUtf8()));
             QVERIFY(!text.contains(m_backend.apiKey().toUtf8()));
         }
+    }
+
+    // --verbose turns on the sd.* debug messages (over QT_LOGGING_RULES), each with
+    // time, category and level, and none of them holds a secret of the creation.
+    void verboseCreationLogsNoSecret()
+    {
+        const QStringList create { QStringLiteral("--create"), QStringLiteral("--json"), QStringLiteral("--mcp"),
+            m_mcpFile, QStringLiteral("--env"), QStringLiteral("TOKEN=") + envSecret };
+        const CliResult r = cli(create + connection() + QStringList { QStringLiteral("--verbose") });
+        QCOMPARE(r.exitCode, 0);
+        const QString id = r.json().value(QLatin1String("sandboxId")).toString();
+        QVERIFY(!id.isEmpty());
+        GetSandboxJob detail(m_backend.network(), m_backend.settings(), id);
+        detail.setAutoDelete(false);
+        QVERIFY(sd::test::runJob(&detail) && !detail.hasError());
+        const QString envdToken = detail.sandbox().envdAccessToken;
+        QVERIFY(!envdToken.isEmpty());
+
+        static const QRegularExpression line(
+            QStringLiteral("^\\d{4}-\\d\\d-\\d\\d \\d\\d:\\d\\d:\\d\\d\\.\\d{3} \\S+ (debug|info|warning): "));
+        const QStringList lines = QString::fromUtf8(r.err).split(QLatin1Char('\n'), Qt::SkipEmptyParts);
+        QStringList categories;
+        for (const QString &text : lines) {
+            QVERIFY2(line.match(text).hasMatch(), qPrintable(text));
+            categories.append(text.section(QLatin1Char(' '), 2, 2));
+        }
+        for (const char *category : { "sd.api", "sd.envd", "sd.creation" })
+            QVERIFY2(categories.contains(QLatin1String(category)), category);
+        QVERIFY(r.err.contains(id.toUtf8()));
+        for (const QString &secret : { m_backend.apiKey(), envdToken, optionSecret, envSecret })
+            QVERIFY2(!r.err.contains(secret.toUtf8()) && !r.out.contains(secret.toUtf8()),
+                "a secret reached the log");
+        m_backend.killAll();
+    }
+
+    // The window takes --verbose too; it is no command-line option there.
+    void verboseIsListedInHelp()
+    {
+        const CliResult help = cli({ QStringLiteral("--help") });
+        QCOMPARE(help.exitCode, 0);
+        QVERIFY(help.out.contains("--verbose"));
+        QVERIFY(help.out.contains("--local-port and --verbose apply there"));
+        const CliResult local = [] {
+            QProcess process;
+            process.start(sd::test::LocalBackend::binary(QStringLiteral("sandbox-desk-local")),
+                { QStringLiteral("--help") });
+            process.waitForFinished(30000);
+            return CliResult { process.exitCode(), process.readAllStandardOutput(), {} };
+        }();
+        QVERIFY(local.out.contains("--verbose"));
     }
 
     void badInputExits2()
@@ -334,7 +349,7 @@ private Q_SLOTS:
         const QString id = m_backend.createRaw(QStringLiteral("base")).sandboxId;
         QVERIFY(!id.isEmpty());
         QSettings settings(
-            m_home->filePath(QStringLiteral("config/sandbox-desk/sandbox-desk.conf")),
+            m_cli->path(QStringLiteral("config/sandbox-desk/sandbox-desk.conf")),
             QSettings::IniFormat);
         ProfileStore store(&settings);
         QString problem;
@@ -394,7 +409,7 @@ private Q_SLOTS:
         QSignalSpy cleaned(&cleanup, &Job::finished);
         cleanup.start();
         QVERIFY(cleaned.wait(30000));
-        killEverything();
+        m_backend.killAll();
     }
 
     // "--profile Local" as the README shows it: the Local profile by its short name,
@@ -404,7 +419,7 @@ private Q_SLOTS:
     {
         const QString id = m_backend.createRaw(QStringLiteral("base")).sandboxId;
         QVERIFY(!id.isEmpty());
-        const QString keyFile = m_home->filePath(QStringLiteral("data/sandbox-desk/local-api-key"));
+        const QString keyFile = m_cli->path(QStringLiteral("data/sandbox-desk/local-api-key"));
         QVERIFY(QDir().mkpath(QFileInfo(keyFile).path()));
         QFile file(keyFile);
         QVERIFY(file.open(QIODevice::WriteOnly));
@@ -428,7 +443,7 @@ private Q_SLOTS:
         // Without --local-port, the port stored in the Local profile (as the window saves it).
         {
             QSettings settings(
-                m_home->filePath(QStringLiteral("config/sandbox-desk/sandbox-desk.conf")),
+                m_cli->path(QStringLiteral("config/sandbox-desk/sandbox-desk.conf")),
                 QSettings::IniFormat);
             ProfileStore store(&settings);
             QCOMPARE(store.save(Profile::local(m_backend.port())), Profile::localId());
@@ -439,7 +454,7 @@ private Q_SLOTS:
         QCOMPARE(stored.out, QByteArray("No orphans.\n"));
         for (const QByteArray &text : { stored.out, stored.err })
             QVERIFY(!text.contains(m_backend.apiKey().toUtf8()));
-        killEverything();
+        m_backend.killAll();
     }
 
     // --api-url and a profile that points at the same API read and write one journal,
@@ -453,7 +468,7 @@ private Q_SLOTS:
         QVERIFY(!creationId.isEmpty());
         {
             QSettings settings(
-                m_home->filePath(QStringLiteral("config/sandbox-desk/sandbox-desk.conf")),
+                m_cli->path(QStringLiteral("config/sandbox-desk/sandbox-desk.conf")),
                 QSettings::IniFormat);
             ProfileStore store(&settings);
             QVERIFY(!store.save(Profile::custom(QStringLiteral("Same API"), QUrl(m_backend.url() + QLatin1Char('/')),
@@ -466,7 +481,7 @@ private Q_SLOTS:
         const QJsonArray creations = history.json().value(QLatin1String("creations")).toArray();
         QCOMPARE(creations.size(), 1);
         QCOMPARE(creations.at(0).toObject().value(QLatin1String("creationId")).toString(), creationId);
-        killEverything();
+        m_backend.killAll();
     }
 
     // A journal that cannot be written (a full disk, here a file size limit) stops the
@@ -622,6 +637,18 @@ private Q_SLOTS:
             QStringLiteral("killed"));
         QVERIFY(m_backend.listIds().isEmpty());
         QVERIFY(sd::test::readFile(journalPath()).contains("\"type\":\"outcome\""));
+        QVERIFY(doc.value(QLatin1String("cancelled")).toBool());
+
+        // The history says the user cancelled it; `state` keeps its old value.
+        const CliResult history = cli(
+            QStringList { QStringLiteral("--history"), QStringLiteral("--json") } + connection());
+        QCOMPARE(history.exitCode, 0);
+        const QJsonObject record
+            = history.json().value(QLatin1String("creations")).toArray().at(0).toObject();
+        QCOMPARE(record.value(QLatin1String("state")).toString(), QStringLiteral("rolled_back"));
+        QCOMPARE(record.value(QLatin1String("cancelled")), QJsonValue(true));
+        const CliResult text = cli(QStringList { QStringLiteral("--history") } + connection());
+        QVERIFY2(text.out.contains("  cancelled  "), text.out.constData());
     }
 
     void sdkLeftoverFlaggedGatewayDown()

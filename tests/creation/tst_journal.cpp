@@ -5,14 +5,18 @@
 #include "journal/creationjournal.h"
 #include "teststrings.h"
 
+#include <QDir>
 #include <QFile>
 #include <QFileInfo>
 #include <QProcess>
 #include <QRandomGenerator>
+#include <QScopeGuard>
+#include <QSemaphore>
 #include <QSignalSpy>
 #include <QTemporaryDir>
 #include <QTest>
 
+#include <atomic>
 #include <functional>
 #include <memory>
 
@@ -26,7 +30,8 @@ using namespace sd;
 namespace {
 
 /// The timeline in one readable line: "allocating,sandbox(sbx-1),starting_gateway!,..."
-/// (states by name, events by kind, failed steps marked with !).
+/// (states by name, events by kind, failed steps marked with !, steps a cancel
+/// stopped with ~).
 QString steps(const QList<CreationStep> &timeline)
 {
     QStringList out;
@@ -48,8 +53,15 @@ QString steps(const QList<CreationStep> &timeline)
         case CreationStep::Kind::OrphanKilled:
             text = QStringLiteral("orphan-killed(%1)").arg(step.detail);
             break;
+        case CreationStep::Kind::Killed:
+            text = QStringLiteral("killed(%1)").arg(step.detail);
+            break;
+        case CreationStep::Kind::KillFailed:
+            text = QStringLiteral("kill-failed(%1)").arg(step.detail);
+            break;
         }
-        out << text + (step.failed ? QStringLiteral("!") : QString());
+        out << text + (step.failed ? QStringLiteral("!") : QString())
+                + (step.interrupted ? QStringLiteral("~") : QString());
     }
     return out.join(QLatin1Char(','));
 }
@@ -66,19 +78,14 @@ QString history(const CreationJournal &journal)
     return out.join(QLatin1Char('\n'));
 }
 
-/// True when a process waits in flock() for the file `lockPath` (Linux /proc/locks
-/// marks a blocked request with "->" and names the file by device:inode).
-bool someoneWaitsFor(const QString &lockPath)
+/// True when process `pid` has the file `path` open: a writer holds the journal's lock
+/// file open while it tries to take the lock, and only then.
+bool hasOpen(qint64 pid, const QString &path)
 {
-    struct stat info = {};
-    if (::stat(QFile::encodeName(lockPath).constData(), &info) != 0)
-        return false;
-    const QByteArray inode = ':' + QByteArray::number(quint64(info.st_ino)) + ' ';
-    QFile locks(QStringLiteral("/proc/locks"));
-    if (!locks.open(QIODevice::ReadOnly))
-        return false;
-    for (const QByteArray &line : locks.readAll().split('\n')) {
-        if (line.contains("->") && line.contains(inode))
+    const QString target = QFileInfo(path).canonicalFilePath();
+    const QDir fds(QStringLiteral("/proc/%1/fd").arg(pid));
+    for (const QString &fd : fds.entryList(QDir::Files | QDir::System | QDir::NoDotAndDotDot)) {
+        if (QFile::symLinkTarget(fds.filePath(fd)) == target)
             return true;
     }
     return false;
@@ -122,6 +129,13 @@ private:
         journal.recordSandboxId(id, QStringLiteral("sbx-") + id);
         journal.recordState(id, CreationState::StartingGateway);
         return id;
+    }
+
+    /// A journal file as an earlier release (or a hand) wrote it.
+    static bool writeLines(const QString &path, const QByteArray &lines)
+    {
+        QFile file(path);
+        return file.open(QIODevice::WriteOnly) && file.write(lines) == lines.size();
     }
 
     QByteArray readAll(const QString &path)
@@ -344,7 +358,7 @@ private Q_SLOTS:
                                                << false << QStringLiteral("allocating!,rejected!");
         QTest::newRow("cancelled while allocating, nothing found")
             << QList<CreationState> { CreationState::RollingBack, CreationState::Cancelled }
-            << false << QStringLiteral("allocating!,rolling_back,cancelled!");
+            << false << QStringLiteral("allocating~,rolling_back,cancelled");
     }
 
     void timelineOfAFailedCreation()
@@ -379,7 +393,178 @@ private Q_SLOTS:
         const auto r = journal.creation(id);
         QCOMPARE(steps(*r).remove(QStringLiteral("(sbx)")), expected);
         verifyTimes(*r);
+        // A cancel is the user's choice, not a failure.
+        QCOMPARE(r->endedCancelled(), r->state == CreationState::Cancelled);
+        QCOMPARE(r->hasFailed(), !r->endedCancelled());
+    }
+
+    // A cancel after allocation ends RolledBack like a failure; its outcome says it
+    // was a cancel, and the history shows it as one, after a replay too.
+    void cancelAfterAllocationIsNoFailure()
+    {
+        QTemporaryDir dir;
+        const QString path = dir.filePath(QStringLiteral("p.jsonl"));
+        CreationJournal journal(path);
+        QVERIFY(journal.open());
+        const QString cancelled = writeSample(journal);
+        QVERIFY(journal.recordState(cancelled, CreationState::RollingBack));
+        RollbackReport removed;
+        removed.attempts = 1;
+        CreationOutcome outcome { CreationState::RolledBack, QStringLiteral("Cancelled"), removed,
+            std::nullopt };
+        outcome.cancelled = true;
+        QVERIFY(journal.recordOutcome(cancelled, outcome));
+        const QString failed = writeSample(journal);
+        QVERIFY(journal.recordState(failed, CreationState::RollingBack));
+        QVERIFY(journal.recordOutcome(failed,
+            { CreationState::RolledBack, QStringLiteral("it failed"), removed, std::nullopt }));
+        // Only the cancel carries the field.
+        const QList<QByteArray> lines = readAll(path).split('\n');
+        QCOMPARE(std::count_if(lines.begin(), lines.end(),
+                     [](const QByteArray &line) { return line.contains("\"cancelled\":true"); }),
+            1);
+        QVERIFY(!readAll(path).contains("\"cancelled\":false"));
+
+        CreationJournal replayed(path);
+        QVERIFY(replayed.open());
+        for (const CreationJournal *j : { &journal, &replayed }) {
+            const auto c = j->creation(cancelled);
+            QCOMPARE(str(c->state), str(CreationState::RolledBack));
+            QVERIFY(c->endedCancelled());
+            QCOMPARE(str(c->shownState()), str(CreationState::Cancelled));
+            QVERIFY(!c->hasFailed());
+            QVERIFY(!c->mayHaveSandboxRunning());
+            // The step the cancel stopped is neither done nor failed; the failure's is.
+            QVERIFY2(steps(c->timeline).endsWith(QLatin1String("~,rolling_back,rolled_back")),
+                qPrintable(steps(c->timeline)));
+            QVERIFY(!steps(c->timeline).contains(QLatin1Char('!')));
+            const auto f = j->creation(failed);
+            QVERIFY2(steps(f->timeline).endsWith(QLatin1String("!,rolling_back,rolled_back")),
+                qPrintable(steps(f->timeline)));
+            QVERIFY(!f->endedCancelled());
+            QCOMPARE(str(f->shownState()), str(CreationState::RolledBack));
+            QVERIFY(f->hasFailed());
+        }
+    }
+
+    // A cancel whose rollback failed left a sandbox behind: a failure and an orphan,
+    // whatever the outcome says about the cancel.
+    void cancelWhoseRollbackFailedStaysAFailure()
+    {
+        QTemporaryDir dir;
+        CreationJournal journal(dir.filePath(QStringLiteral("p.jsonl")));
+        QVERIFY(journal.open());
+        const QString id = writeSample(journal);
+        QVERIFY(journal.recordState(id, CreationState::RollingBack));
+        CreationOutcome outcome { CreationState::RollbackFailed, QStringLiteral("Cancelled"),
+            std::nullopt, OrphanReason::RollbackFailed };
+        outcome.cancelled = true;
+        QVERIFY(journal.recordOutcome(id, outcome));
+        const auto r = journal.creation(id);
+        QVERIFY(r->cancelled);
+        QVERIFY(!r->endedCancelled());
+        QCOMPARE(str(r->shownState()), str(CreationState::RollbackFailed));
         QVERIFY(r->hasFailed());
+        QVERIFY(r->mayHaveSandboxRunning());
+    }
+
+    // Lines written before outcomes said whether the user cancelled: they replay as
+    // they always did, a cancel before allocation reads as cancelled, and a reader
+    // that predates the field is not put off by it (it reads only what it knows).
+    void outcomeWithoutTheCancelledFieldReplays()
+    {
+        QTemporaryDir dir;
+        const QString path = dir.filePath(QStringLiteral("old.jsonl"));
+        QVERIFY(writeLines(path,
+                R"({"creation":"old-c","host":"h","install":"i","mcpServers":[],"pid":7,"template":"base","time":"2026-11-30T12:03:01.120Z","timeout":300,"type":"intent","v":1}
+{"creation":"old-c","state":"rolling_back","time":"2026-11-30T12:03:01.200Z","type":"state","v":1}
+{"creation":"old-c","error":"Cancelled","orphanReason":null,"rollback":{"attempts":1,"error":null,"found":0,"outcome":"already_gone"},"state":"cancelled","time":"2026-11-30T12:03:01.300Z","type":"outcome","v":1}
+{"creation":"old-r","host":"h","install":"i","mcpServers":[],"pid":7,"template":"base","time":"2026-11-30T12:04:01.120Z","timeout":300,"type":"intent","v":1}
+{"creation":"old-r","sandboxId":"sbx-r","time":"2026-11-30T12:04:01.450Z","type":"sandbox","v":1}
+{"creation":"old-r","state":"rolling_back","time":"2026-11-30T12:04:01.911Z","type":"state","v":1}
+{"creation":"old-r","error":"Cancelled","orphanReason":null,"rollback":{"attempts":1,"error":null,"outcome":"killed"},"state":"rolled_back","time":"2026-11-30T12:04:02.005Z","type":"outcome","v":1}
+)"));
+        CreationJournal journal(path);
+        QVERIFY(journal.open());
+        QVERIFY(journal.warnings().isEmpty());
+        QVERIFY(journal.corruptFileMovedTo().isEmpty());
+        const auto beforeAllocation = journal.creation(QStringLiteral("old-c"));
+        QVERIFY(beforeAllocation->endedCancelled());
+        QVERIFY(!beforeAllocation->hasFailed());
+        QCOMPARE(steps(*beforeAllocation), QStringLiteral("allocating~,rolling_back,cancelled"));
+        // Nothing in the old line says who ended it: it stays what it was.
+        const auto rolledBack = journal.creation(QStringLiteral("old-r"));
+        QCOMPARE(str(rolledBack->state), str(CreationState::RolledBack));
+        QVERIFY(rolledBack->isFinished());
+        QVERIFY(!rolledBack->endedCancelled());
+
+        // A new outcome beside the old lines: the file stays one journal.
+        QVERIFY(writeIntent(journal, QStringLiteral("new-c")));
+        CreationOutcome outcome { CreationState::Cancelled, QStringLiteral("Cancelled"),
+            std::nullopt, std::nullopt };
+        outcome.cancelled = true;
+        QVERIFY(journal.recordOutcome(QStringLiteral("new-c"), outcome));
+        CreationJournal replayed(path);
+        QVERIFY(replayed.open());
+        QVERIFY(replayed.warnings().isEmpty());
+        QCOMPARE(history(replayed), history(journal));
+        QVERIFY(replayed.creation(QStringLiteral("new-c"))->endedCancelled());
+    }
+
+    // A sandbox left by a failed rollback is killed later: each attempt, the refused
+    // one too, joins the creation's timeline and survives a replay.
+    void laterKillsJoinTheTimeline()
+    {
+        QTemporaryDir dir;
+        CreationJournal journal(dir.filePath(QStringLiteral("p.jsonl")));
+        QVERIFY(journal.open());
+        const QString id = writeSample(journal);
+        journal.recordState(id, CreationState::RollingBack);
+        journal.recordOutcome(id,
+            { CreationState::RollbackFailed, QStringLiteral("it failed"), std::nullopt,
+                OrphanReason::RollbackFailed });
+        QVERIFY(journal.recordKillFailed(
+            id, QStringLiteral("sbx-%1").arg(id), QStringLiteral("HTTP 500")));
+        QVERIFY(journal.recordOrphanKilled(id, QStringLiteral("sbx-%1").arg(id)));
+        const QString expected = QStringLiteral(
+            "allocating,sandbox(sbx-%1),starting_gateway!,rolling_back!,"
+            "rollback_failed!,kill-failed(sbx-%1: HTTP 500)!,orphan-killed(sbx-%1)")
+                                     .arg(id);
+        QCOMPARE(steps(*journal.creation(id)), expected);
+        CreationJournal replayed(journal.filePath());
+        QVERIFY(replayed.open());
+        QCOMPARE(steps(*replayed.creation(id)), expected);
+    }
+
+    // The user kills the sandbox of a Ready creation later: "killed at T" in its
+    // timeline (not an orphan's removal), a refused kill before it with its reason,
+    // and nothing for a sandbox no creation made.
+    void killOfAReadySandboxJoinsItsTimeline()
+    {
+        QTemporaryDir dir;
+        CreationJournal journal(dir.filePath(QStringLiteral("p.jsonl")));
+        QVERIFY(journal.open());
+        const QString id = writeFinished(journal);
+        const QString sandbox = QStringLiteral("sbx-%1").arg(id);
+        QVERIFY(journal.recordLaterKill(sandbox, QStringLiteral("HTTP 500")));
+        QVERIFY(journal.recordLaterKill(sandbox, {}));
+        const QByteArray before = readAll(journal.filePath());
+        QVERIFY(journal.recordLaterKill(QStringLiteral("sbx-someone-elses"), {}));
+        QCOMPARE(readAll(journal.filePath()), before);
+
+        const QString expected = QStringLiteral("allocating,sandbox(%1),starting_gateway,ready,"
+                                                "kill-failed(%1: HTTP 500)!,killed(%1)")
+                                     .arg(sandbox);
+        CreationJournal replayed(journal.filePath());
+        QVERIFY(replayed.open());
+        for (const CreationJournal *j : { &journal, &replayed }) {
+            const auto r = j->creation(id);
+            QCOMPARE(steps(*r), expected);
+            QVERIFY(r->killedAt.isValid());
+            QCOMPARE(r->killedAt, r->timeline.constLast().time);
+            QVERIFY(r->orphansKilled.isEmpty());
+            QCOMPARE(str(r->state), str(CreationState::Ready));
+        }
     }
 
     void journalFromBeforeTheTimelineGivesOne()
@@ -389,10 +574,7 @@ private Q_SLOTS:
         // hand): the step stays, without a time.
         QTemporaryDir dir;
         const QString path = dir.filePath(QStringLiteral("old.jsonl"));
-        {
-            QFile file(path);
-            QVERIFY(file.open(QIODevice::WriteOnly));
-            file.write(
+        QVERIFY(writeLines(path,
                 R"({"creation":"old-1","host":"h","install":"i","mcpServers":["browserbase"],"pid":7,"template":"base","time":"2026-11-30T12:03:01.120Z","timeout":300,"type":"intent","v":1}
 {"creation":"old-1","sandboxId":"sbx-old","time":"2026-11-30T12:03:01.450Z","type":"sandbox","v":1}
 {"creation":"old-1","state":"starting_gateway","time":"2026-11-30T12:03:01.480Z","type":"state","v":1}
@@ -400,8 +582,7 @@ private Q_SLOTS:
 {"creation":"old-1","state":"rolling_back","time":"2026-11-30T12:03:01.911Z","type":"state","v":1}
 {"creation":"old-1","error":"Failed to start MCP gateway: bash: mcp-gateway: command not found","orphanReason":null,"rollback":{"attempts":1,"error":null,"outcome":"killed"},"state":"rolled_back","time":"2026-11-30T12:03:02.005Z","type":"outcome","v":1}
 {"creation":"old-1","sandboxId":"sbx-old","type":"orphan-killed","v":1}
-)");
-        }
+)"));
         CreationJournal journal(path);
         QVERIFY(journal.open());
         QVERIFY(journal.warnings().isEmpty());
@@ -610,6 +791,13 @@ private Q_SLOTS:
                     id, outcome(CreationState::RollbackFailed, OrphanReason::RollbackFailed));
                 j.recordOrphanKilled(id, QStringLiteral("sbx-1"));
             }) << false;
+        QTest::newRow("rollback failed, a later kill failed") << Record(
+            [=](CreationJournal &j, auto &id) {
+                j.recordSandboxId(id, QStringLiteral("sbx-1"));
+                j.recordOutcome(
+                    id, outcome(CreationState::RollbackFailed, OrphanReason::RollbackFailed));
+                j.recordKillFailed(id, QStringLiteral("sbx-1"), QStringLiteral("HTTP 500"));
+            }) << true;
         QTest::newRow("ready") << Record([=](CreationJournal &j, auto &id) {
             j.recordSandboxId(id, QStringLiteral("sbx-1"));
             j.recordOutcome(id, outcome(CreationState::Ready));
@@ -703,9 +891,9 @@ private Q_SLOTS:
         QCOMPARE(::flock(lockFd, LOCK_EX), 0);
         const QByteArray compacted = readAll(path);
         helper.write("go\n");
-        // Either the append went through (the bug) or the helper waits for the lock.
+        // Either the append went through (the bug) or the helper tries to take the lock.
         QTRY_VERIFY_WITH_TIMEOUT((out += helper.readAllStandardOutput()).contains("appended")
-                || someoneWaitsFor(lockPath),
+                || hasOpen(helper.processId(), lockPath),
             30000);
         {
             QFile rewrite(path + QStringLiteral(".new"));
@@ -799,6 +987,62 @@ private Q_SLOTS:
         // And every reader has the same history.
         QCOMPARE(history(eager), history(fresh));
         QCOMPARE(history(lazy), history(fresh));
+    }
+
+    void recordsQueuedDuringAWriteGoTogetherInTheNext()
+    {
+        // The first record's fsync is held; three more are queued meanwhile.
+        std::atomic<int> recordSyncs { 0 };
+        std::atomic<bool> holding { false };
+        QSemaphore release;
+        QTemporaryDir dir;
+        const QString path = dir.filePath(QStringLiteral("queued.jsonl"));
+        auto journal = std::make_unique<CreationJournal>(path);
+        const auto journalFirst = qScopeGuard([&] {
+            release.release();
+            journal.reset(); // its writer is done before the sync function's state goes
+        });
+        QVERIFY(journal->open());
+        journal->setSyncFunction([&](int fd) {
+            struct stat info = {};
+            if (::fstat(fd, &info) == 0 && S_ISREG(info.st_mode) && ++recordSyncs == 1) {
+                holding = true;
+                release.tryAcquire(1, 60000);
+            }
+            return ::fsync(fd);
+        });
+        QObject context;
+        QStringList done;
+        const auto queue = [&](const QString &id) {
+            CreationIntent intent;
+            intent.creationId = id;
+            intent.templateId = QStringLiteral("base");
+            intent.installId = QStringLiteral("install-1");
+            intent.timeoutSeconds = 300;
+            journal->appendQueued(CreationJournal::intentRecord(intent), &context,
+                [&done, id, &journal](bool written) {
+                    // Called once the record is durable and read back.
+                    done << id
+                            + (written && journal->creation(id) ? QString() : QStringLiteral("!"));
+                });
+        };
+        queue(QStringLiteral("c1"));
+        QTRY_VERIFY_WITH_TIMEOUT(holding, 30000);
+        queue(QStringLiteral("c2"));
+        queue(QStringLiteral("c3"));
+        queue(QStringLiteral("c4"));
+        QVERIFY(done.isEmpty());
+        release.release();
+        QTRY_COMPARE_WITH_TIMEOUT(done.size(), 4, 30000);
+        QCOMPARE(done,
+            (QStringList { QStringLiteral("c1"), QStringLiteral("c2"), QStringLiteral("c3"),
+                QStringLiteral("c4") }));
+        // One write and fsync for the first, one for the three that waited.
+        QCOMPARE(recordSyncs.load(), 2);
+        CreationJournal fresh(path);
+        QVERIFY(fresh.open());
+        QCOMPARE(fresh.count(), 4);
+        QVERIFY(fresh.warnings().isEmpty());
     }
 };
 

@@ -1,7 +1,10 @@
 // A creation whose journal cannot be written after the intent (a full disk, made
 // with RLIMIT_FSIZE in a helper process), against the real sandbox-desk-local: the
 // creation must stop, roll back, say why, and leave neither a sandbox nor a torn line.
+// And a journal whose lock a stopped process holds: creations are refused, naming it,
+// instead of hanging.
 
+#include "clitestutil.h"
 #include "common/error.h"
 #include "creationtestutil.h"
 #include "journal/creationjournal.h"
@@ -12,6 +15,7 @@
 #include <QTemporaryDir>
 
 #include <cerrno>
+#include <csignal>
 #include <cstring>
 
 using namespace sd;
@@ -78,6 +82,68 @@ private Q_SLOTS:
         QVERIFY(r);
         QCOMPARE(toString(r->state), lastState);
         QVERIFY(!r->isFinished()); // looks interrupted, and nothing of it runs
+    }
+
+    /// A writer stopped with Ctrl+Z while it holds the journal's lock: the window's
+    /// creation and the command line's are refused within a few seconds with an error
+    /// that names it, and nothing is created; once it is resumed and lets go, both
+    /// create again.
+    void lockHeldByAStoppedProcess()
+    {
+        sd::test::DeskCli cli(m_backend);
+        // The window's session is open before the lock is taken: its intent is what waits.
+        Session session(m_backend.network(), m_backend.settings());
+        QVERIFY2(session.open(QFileInfo(cli.journalPath()).absolutePath()),
+            qPrintable(session.errorString()));
+        QCOMPARE(session.journal()->filePath(), cli.journalPath());
+        QProcess holder;
+        holder.setProcessChannelMode(QProcess::ForwardedErrorChannel);
+        holder.start(QStringLiteral(JOURNAL_HELPER),
+            { QStringLiteral("hold-lock"), session.journal()->lockFilePath() });
+        QVERIFY(holder.waitForStarted(30000));
+        QTRY_VERIFY_WITH_TIMEOUT(holder.canReadLine(), 30000);
+        QCOMPARE(holder.readLine(), QByteArray("locked\n"));
+        QCOMPARE(::kill(pid_t(holder.processId()), SIGSTOP), 0);
+        const QString named = QStringLiteral(
+            "is held by another process (pid %1, journalhelper), which is stopped (Ctrl+Z). "
+            "Resume it (fg, or kill -CONT %1) or end it, then try again.")
+                                  .arg(holder.processId());
+
+        CreationJob refused(session.creationContext(), CreationRequest {});
+        refused.setAutoDelete(false);
+        QVERIFY(sd::test::runJob(&refused, 120000));
+        QCOMPARE(str(refused.state()), str(CreationState::Rejected));
+        QCOMPARE(refused.error().kind(), Error::Kind::Journal);
+        QVERIFY2(refused.error().message().contains(
+                     session.journal()->filePath() + QLatin1Char(' ') + named),
+            qPrintable(refused.error().message()));
+        QVERIFY(!session.journal()->creation(refused.creationId())); // no intent either
+        QVERIFY(m_backend.listIds().isEmpty());
+
+        const sd::test::CliResult cliRefused
+            = cli.run(QStringList { QStringLiteral("--create"), QStringLiteral("--json") }
+                + cli.connection());
+        QCOMPARE(cliRefused.exitCode, 5); // the journal could not be written
+        QVERIFY2(cliRefused.err.contains(named.toUtf8()), cliRefused.err.constData());
+        QVERIFY(m_backend.listIds().isEmpty());
+
+        QCOMPARE(::kill(pid_t(holder.processId()), SIGCONT), 0);
+        holder.closeWriteChannel();
+        QVERIFY(holder.waitForFinished(30000));
+        QCOMPARE(holder.exitCode(), 0);
+
+        CreationJob created(session.creationContext(), CreationRequest {});
+        created.setAutoDelete(false);
+        QVERIFY(sd::test::runJob(&created, 120000));
+        QCOMPARE(str(created.state()), str(CreationState::Ready));
+        const sd::test::CliResult cliCreated
+            = cli.run(QStringList { QStringLiteral("--create"), QStringLiteral("--json") }
+                + cli.connection());
+        QCOMPARE(cliCreated.exitCode, 0);
+        QCOMPARE(
+            cliCreated.json().value(QLatin1String("state")).toString(), str(CreationState::Ready));
+        QCOMPARE(m_backend.listIds().size(), 2);
+        m_backend.killAll();
     }
 };
 

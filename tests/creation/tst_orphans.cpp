@@ -1,6 +1,7 @@
 // The orphan detector against the real sandbox-desk-local: what it flags, what it
 // never flags, and how it probes.
 
+#include "common/processidentity.h"
 #include "creation/creationjob.h"
 #include "creationtestutil.h"
 #include "journal/creationjournal.h"
@@ -10,6 +11,8 @@
 #include "creation/envdaccess.h"
 #include "envd/processjobs.h"
 
+#include <QProcess>
+#include <QScopeGuard>
 #include <QTemporaryDir>
 
 #include <unistd.h>
@@ -72,13 +75,23 @@ private:
         return intent;
     }
 
-    /// Rewrites the pid of every record of this process in the journal (tests only).
-    void rewriteJournalPid(qint64 pid)
+    /// Rewrites the pid of every record of this process in the journal (tests only),
+    /// and the start time recorded with it to that of the process that has `pid`, or
+    /// to `startTicks`.
+    void rewriteJournalPid(qint64 pid, std::optional<qint64> startTicks = std::nullopt)
     {
+        const qint64 ours = QCoreApplication::applicationPid();
         QByteArray text = sd::test::readFile(m_journal->filePath());
-        text.replace(
-            QByteArray("\"pid\":") + QByteArray::number(QCoreApplication::applicationPid()),
+        text.replace(QByteArray("\"pid\":") + QByteArray::number(ours),
             QByteArray("\"pid\":") + QByteArray::number(pid));
+        text.replace(QByteArray("\"pidStart\":") + QByteArray::number(processStartTicks(ours)),
+            QByteArray("\"pidStart\":")
+                + QByteArray::number(startTicks.value_or(processStartTicks(pid))));
+        rewriteJournal(text);
+    }
+
+    void rewriteJournal(const QByteArray &text)
+    {
         QFile file(m_journal->filePath());
         QVERIFY(file.open(QIODevice::WriteOnly));
         file.write(text);
@@ -86,22 +99,18 @@ private:
         QVERIFY(m_journal->open());
     }
 
-    /// Runs a shell command in a sandbox until it exits; true on exit code 0.
-    bool runInSandbox(const Sandbox &sandbox, const QString &command)
+    /// Runs a process in a sandbox until it exits; true on exit code 0.
+    bool runInSandbox(const Sandbox &sandbox, const ProcessConfig &config)
     {
-        StartProcessJob job(m_backend.network(), envdTargetFor(m_backend.settings(), sandbox),
-            StartProcessJob::shellCommand(command));
+        StartProcessJob job(
+            m_backend.network(), envdTargetFor(m_backend.settings(), sandbox), config);
         job.setAutoDelete(false);
         return sd::test::runJob(&job) && !job.hasError() && job.exitCode() == 0;
     }
 
-    void killEverything()
+    bool runInSandbox(const Sandbox &sandbox, const QString &command)
     {
-        for (const QString &id : m_backend.listIds()) {
-            KillSandboxJob kill(m_backend.network(), m_backend.settings(), id);
-            kill.setAutoDelete(false);
-            sd::test::runJob(&kill);
-        }
+        return runInSandbox(sandbox, StartProcessJob::shellCommand(command));
     }
 
 private Q_SLOTS:
@@ -110,7 +119,7 @@ private Q_SLOTS:
     void init()
     {
         QVERIFY(m_backend.clearFaults());
-        killEverything();
+        m_backend.killAll();
         m_dir = std::make_unique<QTemporaryDir>();
         m_journal = std::make_unique<CreationJournal>(m_dir->filePath(QStringLiteral("o.jsonl")));
         QVERIFY(m_journal->open());
@@ -175,6 +184,63 @@ private Q_SLOTS:
         QCOMPARE(d->probesSent(), 0);
     }
 
+    void creatorsPidTakenByAnotherProcessIsInterrupted()
+    {
+        // The creator was killed and its pid now belongs to another live process (pids
+        // are reused, from the bottom again after a reboot): still interrupted.
+        QProcess other;
+        other.start(QStringLiteral("/bin/sleep"), { QStringLiteral("600") });
+        QVERIFY(other.waitForStarted());
+        const auto stopOther = qScopeGuard([&other] {
+            other.kill();
+            other.waitForFinished();
+        });
+        const qint64 otherStart = processStartTicks(other.processId());
+        QVERIFY(otherStart > 0);
+
+        const Sandbox sandbox = m_backend.createRaw(QStringLiteral("base"));
+        const CreationIntent intent = intentFor(
+            QStringLiteral("dddddddd-0000-0000-0000-000000000002"), QStringLiteral("base"));
+        QVERIFY(m_journal->recordIntent(intent));
+        QVERIFY(m_journal->recordSandboxId(intent.creationId, sandbox.sandboxId));
+        QVERIFY(m_journal->recordState(intent.creationId, CreationState::Extending));
+        // The creator started a tick before the process that has its pid now.
+        rewriteJournalPid(other.processId(), otherStart - 1);
+
+        auto d = detector();
+        QList<Orphan> orphans = scan(d.get());
+        QCOMPARE(orphans.size(), 1);
+        QCOMPARE(orphans.constFirst().sandboxId, sandbox.sandboxId);
+        QCOMPARE(str(orphans.constFirst().reason), str(OrphanReason::Interrupted));
+
+        // The same pid and start time but an earlier boot: interrupted too.
+        const QByteArray boot = "\"boot\":\"" + currentBootId().toLatin1() + "\",";
+        const QByteArray earlierBoot = "\"boot\":\"00000000-0000-0000-0000-000000000000\",";
+        const QByteArray start = "\"pidStart\":" + QByteArray::number(otherStart) + ',';
+        QByteArray text = sd::test::readFile(m_journal->filePath());
+        QVERIFY(text.contains(boot));
+        text.replace("\"pidStart\":" + QByteArray::number(otherStart - 1) + ',', start);
+        text.replace(boot, earlierBoot);
+        rewriteJournal(text);
+        orphans = scan(d.get());
+        QCOMPARE(orphans.size(), 1);
+        QCOMPARE(str(orphans.constFirst().reason), str(OrphanReason::Interrupted));
+
+        // Its own start time in this boot: the creator at work, left alone.
+        text.replace(earlierBoot, boot);
+        rewriteJournal(text);
+        QVERIFY(scan(d.get()).isEmpty());
+
+        // A journal from before start times and boots were recorded: a live pid is
+        // taken for the creator, as it always was.
+        text.replace(start, "");
+        text.replace(boot, "");
+        QVERIFY(!text.contains("\"pidStart\""));
+        QVERIFY(!text.contains("\"boot\""));
+        rewriteJournal(text);
+        QVERIFY(scan(d.get()).isEmpty());
+    }
+
     void graceIsMeasuredOnTheServersClock()
     {
         // The local clock is ten minutes ahead; the server says the sandbox is new.
@@ -208,6 +274,30 @@ private Q_SLOTS:
         auto d = detector();
         QVERIFY(scan(d.get()).isEmpty());
         QCOMPARE(d->probesSent(), 1);
+    }
+
+    void profileCannotFakeAGateway()
+    {
+        // Sandbox code owns its home: a login profile that prints a gateway line and
+        // leaves a mark must neither hide the missing gateway nor run for the probe.
+        const Sandbox sandbox = m_backend.createRaw(QStringLiteral("mcp-gateway"));
+        const QString profile = QStringLiteral(
+            "printf '\\n2 /usr/local/bin/mcp-gateway\\n'; touch \"$HOME/profile-ran\"\n");
+        QVERIFY(runInSandbox(sandbox,
+            StartProcessJob::shellCommand(
+                QStringLiteral("printf '%s' \"$PROFILE\" | tee .bash_profile .profile >/dev/null"),
+                { { QStringLiteral("PROFILE"), profile } })));
+        auto d = detector();
+        const QList<Orphan> orphans = scan(d.get());
+        QCOMPARE(d->probesSent(), 1);
+        QCOMPARE(orphans.size(), 1);
+        QCOMPARE(str(orphans.constFirst().reason), str(OrphanReason::GatewayDown));
+        // Checked without a shell, which would read the profile itself.
+        ProcessConfig noMark;
+        noMark.cmd = QStringLiteral("/usr/bin/test");
+        noMark.args = QStringList { QStringLiteral("!"), QStringLiteral("-e"),
+            QStringLiteral("profile-ran") }; // in the home, the default folder
+        QVERIFY(runInSandbox(sandbox, noMark));
     }
 
     void namesGatewayMatchesWholePathComponents_data()
@@ -255,6 +345,26 @@ private Q_SLOTS:
         d->setProbeCacheTtl(0ms);
         QCOMPARE(scan(d.get()).size(), 6);
         QCOMPARE(d->probesSent(), 12);
+    }
+
+    void expiredProbesLeaveTheCache()
+    {
+        for (int i = 0; i < 3; ++i)
+            m_backend.createRaw(QStringLiteral("mcp-gateway"));
+        auto d = detector();
+        QCOMPARE(scan(d.get()).size(), 3);
+        QCOMPARE(d->cachedProbes(), 3);
+        // Those sandboxes go and another comes, two minutes later: only its result stays.
+        for (const QString &id : m_backend.listIds()) {
+            KillSandboxJob kill(m_backend.network(), m_backend.settings(), id);
+            kill.setAutoDelete(false);
+            QVERIFY(sd::test::runJob(&kill));
+        }
+        m_backend.createRaw(QStringLiteral("mcp-gateway"));
+        d->setClock([] { return QDateTime::currentDateTimeUtc().addSecs(720); });
+        QCOMPARE(scan(d.get()).size(), 1);
+        QCOMPARE(d->probesSent(), 4);
+        QCOMPARE(d->cachedProbes(), 1);
     }
 
     void interruptedByIdAndByTag()
