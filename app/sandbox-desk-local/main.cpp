@@ -6,6 +6,7 @@
 #include "local/envdservice.h"
 #include "local/localserver.h"
 #include "local/processrunner.h"
+#include "local/sandboxcgroup.h"
 
 #include <QCommandLineParser>
 #include <QCoreApplication>
@@ -99,14 +100,28 @@ int main(int argc, char **argv)
     const QCommandLineOption idleTimeoutOption(QStringLiteral("idle-timeout-ms"),
         QStringLiteral("Close a connection with no request or response activity after this."),
         QStringLiteral("MS"), QString::number(defaults.idleTimeoutMs));
+    const sd::local::SandboxLimits sandboxDefaults;
+    const QCommandLineOption maxSandboxesOption(QStringLiteral("max-sandboxes"),
+        QStringLiteral("Sandboxes at once, running or paused (429 above)."), QStringLiteral("N"),
+        QString::number(sandboxDefaults.maxSandboxes));
+    const QCommandLineOption maxProcessesOption(QStringLiteral("max-processes-per-sandbox"),
+        QStringLiteral("Processes envd runs at once in a sandbox (429 above); with cgroups, "
+                       "tasks a sandbox may hold at all."),
+        QStringLiteral("N"), QString::number(sandboxDefaults.maxProcessesPerSandbox));
     const QCommandLineOption allowHostOption(QStringLiteral("allow-host"),
         QStringLiteral("A DNS name clients call this server by, besides localhost (repeatable); "
                        "requests naming any other host are refused."),
         QStringLiteral("NAME"));
+    const QCommandLineOption verboseOption(QStringLiteral("verbose"),
+        QStringLiteral("Print debug messages of the sd.* categories on stderr, with time, "
+                       "category and level. Keys, tokens, variable values and arguments are "
+                       "never logged."));
     parser.addOptions({ portOption, listenOption, apiKeyOption, apiKeyFileOption, stateDirOption,
         faultOption, isolationOption, maxBodyOption, maxConnectionsOption, idleTimeoutOption,
-        allowHostOption });
+        allowHostOption, maxSandboxesOption, maxProcessesOption, verboseOption });
     parser.process(app);
+    if (parser.isSet(verboseOption))
+        sd::enableVerboseLogging();
 
     bool portOk = false;
     const uint port = parser.value(portOption).toUInt(&portOk);
@@ -207,6 +222,22 @@ int main(int argc, char **argv)
         fail(QStringLiteral("--idle-timeout-ms must be a positive number"));
         return 1;
     }
+    options.sandboxLimits.maxSandboxes = parser.value(maxSandboxesOption).toInt(&limitsOk);
+    if (!limitsOk || options.sandboxLimits.maxSandboxes < 1) {
+        fail(QStringLiteral("--max-sandboxes must be a positive number"));
+        return 1;
+    }
+    options.sandboxLimits.maxProcessesPerSandbox
+        = parser.value(maxProcessesOption).toInt(&limitsOk);
+    if (!limitsOk || options.sandboxLimits.maxProcessesPerSandbox < 1) {
+        fail(QStringLiteral("--max-processes-per-sandbox must be a positive number"));
+        return 1;
+    }
+    options.sandboxLimits.cgroup = sd::local::SandboxCgroup::version();
+    options.sandboxLimits.cgroupUnavailable = sd::local::SandboxCgroup::unavailableReason();
+    if (options.sandboxLimits.cgroup.isEmpty())
+        qCWarning(lcLocal).noquote() << "sandboxes get no cgroup, so no limit on their tasks,"
+                                     << "memory or CPU:" << options.sandboxLimits.cgroupUnavailable;
     QString isolationError;
     options.isolation = resolveIsolation(isolation, &isolationError);
     if (options.isolation.isEmpty()) {
@@ -220,7 +251,9 @@ int main(int argc, char **argv)
     sd::local::ProcessRunner runner({ options.stateDir,
         options.isolation == QLatin1String("bwrap") ? sd::local::Isolation::Bwrap
                                                     : sd::local::Isolation::None,
-        gatewayBinDir() });
+        gatewayBinDir(),
+        options.sandboxLimits.cgroup.isEmpty() ? 0
+                                               : options.sandboxLimits.maxProcessesPerSandbox });
     sd::local::EnvdService envd(&server, &runner);
     QString error;
     if (!server.listenOn(address, quint16(port), &error)) {

@@ -1,6 +1,7 @@
 #pragma once
 
 #include "api/connectionsettings.h"
+#include "api/replydecoding.h"
 #include "common/job.h"
 
 #include <QJsonArray>
@@ -90,14 +91,6 @@ private:
     bool m_timedOut = false;
     bool m_requestSent = false;
 };
-
-/// E2B's `Error` body message, or the body itself (shortened) when it is not one.
-QString serverMessageFromBody(const QByteArray &body);
-
-/// Parses `body` as a JSON object; on failure returns nullopt and says why in `problem`.
-std::optional<QJsonObject> parseJsonObject(const QByteArray &body, QString *problem);
-/// Parses `body` as a JSON array; on failure returns nullopt and says why in `problem`.
-std::optional<QJsonArray> parseJsonArray(const QByteArray &body, QString *problem);
 
 /// "/sandboxes/<id><suffix>" with the ID percent-encoded as one path segment.
 QString sandboxPath(const QString &sandboxId, const QString &suffix = {});

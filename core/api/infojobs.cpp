@@ -53,17 +53,12 @@ void SandboxLogsJob::parseReply(int, const QByteArray &body, QNetworkReply *)
                          .arg(v2 ? QLatin1String("logs") : QLatin1String("logEntries")))));
         return;
     }
-    QList<SandboxLogEntry> entries;
-    for (const QJsonValue &value : list.toArray()) {
-        const auto entry = SandboxLogEntry::fromJson(value.toObject(), &problem);
-        if (!entry) {
-            setError(
-                Error::badResponse(tr("a sandbox log entry could not be read: %1").arg(problem)));
-            return;
-        }
-        entries.append(*entry);
+    auto entries = parseEach<SandboxLogEntry>(list.toArray(), &SandboxLogEntry::fromJson, &problem);
+    if (!entries) {
+        setError(Error::badResponse(tr("a sandbox log entry could not be read: %1").arg(problem)));
+        return;
     }
-    m_entries = std::move(entries);
+    m_entries = std::move(*entries);
 }
 
 SandboxMetricsJob::SandboxMetricsJob(QNetworkAccessManager *network,
@@ -93,16 +88,12 @@ void SandboxMetricsJob::parseReply(int, const QByteArray &body, QNetworkReply *)
         setError(Error::badResponse(tr("the sandbox metrics could not be read: %1").arg(problem)));
         return;
     }
-    QList<SandboxMetric> metrics;
-    for (const QJsonValue &value : *array) {
-        const auto metric = SandboxMetric::fromJson(value.toObject(), &problem);
-        if (!metric) {
-            setError(Error::badResponse(tr("a metrics sample could not be read: %1").arg(problem)));
-            return;
-        }
-        metrics.append(*metric);
+    auto metrics = parseEach<SandboxMetric>(*array, &SandboxMetric::fromJson, &problem);
+    if (!metrics) {
+        setError(Error::badResponse(tr("a metrics sample could not be read: %1").arg(problem)));
+        return;
     }
-    m_metrics = std::move(metrics);
+    m_metrics = std::move(*metrics);
 }
 
 ListTemplatesJob::ListTemplatesJob(
@@ -123,16 +114,12 @@ void ListTemplatesJob::parseReply(int, const QByteArray &body, QNetworkReply *)
         setError(Error::badResponse(tr("the template list could not be read: %1").arg(problem)));
         return;
     }
-    QList<SandboxTemplate> templates;
-    for (const QJsonValue &value : *array) {
-        const auto t = SandboxTemplate::fromJson(value.toObject(), &problem);
-        if (!t) {
-            setError(Error::badResponse(tr("a template could not be read: %1").arg(problem)));
-            return;
-        }
-        templates.append(*t);
+    auto templates = parseEach<SandboxTemplate>(*array, &SandboxTemplate::fromJson, &problem);
+    if (!templates) {
+        setError(Error::badResponse(tr("a template could not be read: %1").arg(problem)));
+        return;
     }
-    m_templates = std::move(templates);
+    m_templates = std::move(*templates);
 }
 
 HealthJob::HealthJob(

@@ -2,6 +2,8 @@
 
 #include <QJsonArray>
 
+#include <limits>
+
 namespace sd {
 
 QString toString(SandboxState state)
@@ -65,12 +67,24 @@ bool readNumber(const QJsonObject &json, const char *key, double *out, QString *
     return true;
 }
 
+/// A JSON number as an integer of type T: truncated, held to T's range (a server may
+/// send 1e300, and casting a double out of range is undefined).
+template <typename T>
+T toIntegral(double number)
+{
+    if (!(number > double(std::numeric_limits<T>::min())))
+        return std::numeric_limits<T>::min(); // NaN ends here too, harmlessly
+    if (!(number < double(std::numeric_limits<T>::max())))
+        return std::numeric_limits<T>::max();
+    return T(number);
+}
+
 bool readInt(const QJsonObject &json, const char *key, int *out, QString *problem)
 {
     double number = 0;
     if (!readNumber(json, key, &number, problem))
         return false;
-    *out = int(number);
+    *out = toIntegral<int>(number);
     return true;
 }
 
@@ -79,7 +93,7 @@ bool readInt64(const QJsonObject &json, const char *key, qint64 *out, QString *p
     double number = 0;
     if (!readNumber(json, key, &number, problem))
         return false;
-    *out = qint64(number);
+    *out = toIntegral<qint64>(number);
     return true;
 }
 
@@ -198,7 +212,8 @@ std::optional<SandboxMetric> SandboxMetric::fromJson(const QJsonObject &json, QS
     // timestampUnix (seconds) replaces the deprecated timestamp string.
     const QJsonValue unix = json.value(QLatin1String("timestampUnix"));
     if (unix.isDouble())
-        metric.timestamp = QDateTime::fromSecsSinceEpoch(qint64(unix.toDouble()), Qt::UTC);
+        metric.timestamp
+            = QDateTime::fromSecsSinceEpoch(toIntegral<qint64>(unix.toDouble()), Qt::UTC);
     else if (!readTime(json, "timestamp", &metric.timestamp, problem))
         return std::nullopt;
     if (!readInt(json, "cpuCount", &metric.cpuCount, problem)
@@ -206,9 +221,9 @@ std::optional<SandboxMetric> SandboxMetric::fromJson(const QJsonObject &json, QS
         || !readInt64(json, "memUsed", &metric.memUsed, problem)
         || !readInt64(json, "memTotal", &metric.memTotal, problem))
         return std::nullopt;
-    metric.memCache = qint64(json.value(QLatin1String("memCache")).toDouble());
-    metric.diskUsed = qint64(json.value(QLatin1String("diskUsed")).toDouble());
-    metric.diskTotal = qint64(json.value(QLatin1String("diskTotal")).toDouble());
+    metric.memCache = toIntegral<qint64>(json.value(QLatin1String("memCache")).toDouble());
+    metric.diskUsed = toIntegral<qint64>(json.value(QLatin1String("diskUsed")).toDouble());
+    metric.diskTotal = toIntegral<qint64>(json.value(QLatin1String("diskTotal")).toDouble());
     return metric;
 }
 

@@ -6,18 +6,6 @@
 
 namespace sd {
 
-bool readCreatedSandbox(const QByteArray &body, Sandbox *out, QString *problem)
-{
-    const auto json = parseJsonObject(body, problem);
-    if (!json)
-        return false;
-    const auto sandbox = Sandbox::fromCreated(*json, problem);
-    if (!sandbox)
-        return false;
-    *out = *sandbox;
-    return true;
-}
-
 namespace {
 // The application/x-www-form-urlencoded serializer (what URLSearchParams does).
 QByteArray formEncode(const QByteArray &in)
@@ -125,6 +113,17 @@ ApiJob::Request ListSandboxesJob::buildRequest() const
     return request;
 }
 
+QDateTime ListSandboxesJob::serverDate() const
+{
+    // Parsed here, not with every list: most callers (a creation's duplicate check)
+    // never ask, and the parse is a good part of a small list's CPU.
+    // An HTTP-date: "Thu, 03 Dec 2026 09:08:30 GMT".
+    QDateTime date = QLocale::c().toDateTime(
+        QString::fromLatin1(m_serverDate), QStringLiteral("ddd, dd MMM yyyy hh:mm:ss 'GMT'"));
+    date.setTimeSpec(Qt::UTC);
+    return date;
+}
+
 void ListSandboxesJob::parseReply(int, const QByteArray &body, QNetworkReply *reply)
 {
     QString problem;
@@ -133,30 +132,21 @@ void ListSandboxesJob::parseReply(int, const QByteArray &body, QNetworkReply *re
         setError(Error::badResponse(tr("the sandbox list could not be read: %1").arg(problem)));
         return;
     }
-    QList<Sandbox> page;
-    page.reserve(array->size());
-    for (const QJsonValue &value : *array) {
-        const auto sandbox = Sandbox::fromListed(value.toObject(), &problem);
-        if (!sandbox) {
-            setError(Error::badResponse(tr("a listed sandbox could not be read: %1").arg(problem)));
-            return;
-        }
-        page.append(*sandbox);
+    const auto page = parseEach<Sandbox>(*array, &Sandbox::fromListed, &problem);
+    if (!page) {
+        setError(Error::badResponse(tr("a listed sandbox could not be read: %1").arg(problem)));
+        return;
     }
-    if (m_pages == 0) {
-        // An HTTP-date: "Thu, 03 Dec 2026 09:08:30 GMT".
-        m_serverDate = QLocale::c().toDateTime(QString::fromLatin1(reply->rawHeader("Date")),
-            QStringLiteral("ddd, dd MMM yyyy hh:mm:ss 'GMT'"));
-        m_serverDate.setTimeSpec(Qt::UTC);
-    }
+    if (m_pages == 0)
+        m_serverDate = reply->rawHeader("Date");
     ++m_pages;
-    m_sandboxes += page;
+    m_sandboxes += *page;
     bool totalOk = false;
     const int total = reply->rawHeader("X-Total-Running").toInt(&totalOk);
     if (totalOk)
         m_totalRunning = total;
     m_nextToken = QString::fromUtf8(reply->rawHeader("X-Next-Token"));
-    Q_EMIT pageReceived(page);
+    Q_EMIT pageReceived(*page);
 
     if (m_nextToken.isEmpty() || isCancelRequested() || !m_filter.followPages)
         return;

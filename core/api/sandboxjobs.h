@@ -7,10 +7,6 @@
 
 namespace sd {
 
-/// Reads a `Sandbox` answer (create, resume, connect) into `out`, or says in
-/// `problem` why it could not.
-bool readCreatedSandbox(const QByteArray &body, Sandbox *out, QString *problem);
-
 /// POST /v2/sandboxes, falling back to POST /sandboxes when the server answers 404
 /// (older deployments). A 404 there too is reported as it came (unknown template).
 class CreateSandboxJob : public ApiJob
@@ -83,7 +79,7 @@ public:
     /// The server's time (its `Date` header) when it answered the first page; invalid
     /// when it sent none. Ages of listed sandboxes are measured against it, so a local
     /// clock that is off does not matter.
-    QDateTime serverDate() const { return m_serverDate; }
+    QDateTime serverDate() const;
 
 Q_SIGNALS:
     /// Emitted for each page as it arrives, before the next one is asked for.
@@ -99,7 +95,7 @@ private:
     QList<Sandbox> m_sandboxes;
     int m_pages = 0;
     int m_totalRunning = -1;
-    QDateTime m_serverDate;
+    QByteArray m_serverDate; ///< the `Date` header; read only when asked for
 };
 
 /// GET /sandboxes/{id}: the SandboxDetail.

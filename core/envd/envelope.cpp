@@ -8,11 +8,6 @@
 namespace sd::envd {
 
 namespace {
-QString tr(const char *text)
-{
-    return QCoreApplication::translate("sd::envd::EnvelopeDecoder", text);
-}
-
 QJsonObject event(const char *name, const QJsonObject &body)
 {
     return QJsonObject { { QStringLiteral("event"),
@@ -182,7 +177,7 @@ bool parseProcessEvent(const QJsonObject &response, ProcessEvent *event, QString
     *event = ProcessEvent();
     const QJsonValue eventValue = response.value(QStringLiteral("event"));
     if (!eventValue.isObject()) {
-        *error = tr("the sandbox sent a process message without an event");
+        *error = EnvelopeDecoder::tr("the sandbox sent a process message without an event");
         return false;
     }
     const QJsonObject e = eventValue.toObject();
@@ -210,7 +205,7 @@ bool parseProcessEvent(const QJsonObject &response, ProcessEvent *event, QString
         }
         const QJsonValue value = data.value(key);
         if (!value.isString() || !decodeBase64(value.toString(), &event->data)) {
-            *error = tr("the sandbox sent %1 output that is not valid base64").arg(key);
+            *error = EnvelopeDecoder::tr("the sandbox sent %1 output that is not valid base64").arg(key);
             return false;
         }
         return true;

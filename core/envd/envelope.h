@@ -1,6 +1,7 @@
 #pragma once
 
 #include <QByteArray>
+#include <QCoreApplication>
 #include <QJsonObject>
 #include <QList>
 #include <QString>
@@ -36,6 +37,8 @@ QByteArray encodeEndStream(const QString &errorCode = {}, const QString &errorMe
 /// body has ended to check that the stream was complete.
 class EnvelopeDecoder
 {
+    Q_DECLARE_TR_FUNCTIONS(EnvelopeDecoder)
+
 public:
     /// Appends bytes; returns false once the stream is known to be malformed.
     bool feed(const QByteArray &bytes);

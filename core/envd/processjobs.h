@@ -1,42 +1,12 @@
 #pragma once
 
 #include "envd/envdjob.h"
+#include "envd/processconfig.h"
 
 #include <QList>
 #include <QMap>
 
 namespace sd {
-
-/// What a process runs: `ProcessConfig` of process.proto.
-struct ProcessConfig
-{
-    QString cmd;
-    QStringList args;
-    QMap<QString, QString> envs;
-    QString cwd; ///< empty: the sandbox's default (/home/user)
-
-    QJsonObject toJson() const;
-    static ProcessConfig fromJson(const QJsonObject &json);
-};
-
-/// One running process as `List` reports it.
-struct ProcessInfo
-{
-    ProcessConfig config;
-    quint32 pid = 0;
-    QString tag;
-};
-
-/// Names a process by pid or by tag (`ProcessSelector`).
-struct ProcessSelector
-{
-    quint32 pid = 0;
-    QString tag;
-
-    static ProcessSelector byPid(quint32 pid) { return { pid, {} }; }
-    static ProcessSelector byTag(const QString &tag) { return { 0, tag }; }
-    QJsonObject toJson() const;
-};
 
 /// Shared by Start and Connect: reads a stream of ProcessEvents.
 ///

@@ -343,12 +343,25 @@ bool ControlPlane::parseMetadataQuery(const QString &value, QMap<QString, QStrin
     return true;
 }
 
+QJsonObject ControlPlane::resourcesJson() const
+{
+    const SandboxLimits &limits = m_info.limits;
+    QJsonObject resources { { QStringLiteral("maxSandboxes"), limits.maxSandboxes },
+        { QStringLiteral("maxProcessesPerSandbox"), limits.maxProcessesPerSandbox },
+        { QStringLiteral("cgroup"),
+            limits.cgroup.isEmpty() ? QStringLiteral("none") : limits.cgroup } };
+    if (limits.cgroup.isEmpty())
+        resources.insert(QStringLiteral("cgroupUnavailable"), limits.cgroupUnavailable);
+    return resources;
+}
+
 HttpResponse ControlPlane::health(const HttpRequest &)
 {
     return HttpResponse::json(200,
         QJsonObject { { QStringLiteral("status"), QStringLiteral("ok") },
             { QStringLiteral("isolation"), m_info.isolation },
-            { QStringLiteral("version"), m_info.version } });
+            { QStringLiteral("version"), m_info.version },
+            { QStringLiteral("resources"), resourcesJson() } });
 }
 
 HttpResponse ControlPlane::createSandbox(const HttpRequest &request)
@@ -381,6 +394,11 @@ HttpResponse ControlPlane::createSandbox(const HttpRequest &request)
     if (!tmpl)
         return HttpResponse::error(
             404, QStringLiteral("template \"%1\" not found").arg(templateId.toString()));
+    if (m_registry->count() >= m_info.limits.maxSandboxes)
+        return HttpResponse::error(429,
+            QStringLiteral("too many sandboxes: this backend keeps at most %1 at once "
+                           "(--max-sandboxes); kill one first")
+                .arg(m_info.limits.maxSandboxes));
     params.templateId = tmpl->templateId;
     params.timeoutSec = timeout.value_or(0);
     const SandboxRecord record = m_registry->create(params);

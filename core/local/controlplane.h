@@ -2,6 +2,7 @@
 
 #include "local/httpmessage.h"
 #include "local/router.h"
+#include "local/sandboxlimits.h"
 #include "local/sandboxregistry.h"
 
 #include <QByteArray>
@@ -21,6 +22,7 @@ public:
     {
         QString version; ///< reported by /health
         QString isolation; ///< "bwrap" or "none", reported by /health
+        SandboxLimits limits;
     };
 
     ControlPlane(SandboxRegistry *registry, Info info);
@@ -42,6 +44,8 @@ public:
 
 private:
     HttpResponse health(const HttpRequest &request);
+    /// What /health says of the sandboxes' limits and whether cgroups enforce them.
+    QJsonObject resourcesJson() const;
     HttpResponse createSandbox(const HttpRequest &request);
     HttpResponse listSandboxes(const HttpRequest &request, bool v2);
     HttpResponse getSandbox(const QString &id);

@@ -488,13 +488,15 @@ void EnvdService::handleEnvdRequest(
         body = doc.object();
     }
     if (stream)
-        startStream(socket, request, rt, body, method == QLatin1String("Connect"));
+        startStream(
+            socket, request, rt, body, method == QLatin1String("Connect"), record->metadata);
     else
         unary(socket, request, rt, method, body);
 }
 
 void EnvdService::startStream(QTcpSocket *socket, const HttpRequest &request,
-    SandboxRuntime *runtime, const QJsonObject &body, bool attach)
+    SandboxRuntime *runtime, const QJsonObject &body, bool attach,
+    const FaultSubject &sandboxMetadata)
 {
     SandboxProcess *process = nullptr;
     if (attach) {
@@ -538,6 +540,14 @@ void EnvdService::startStream(QTcpSocket *socket, const HttpRequest &request,
             replyError(socket, request, true, QStringLiteral("invalid_argument"), error);
             return;
         }
+        const int maxProcesses = m_server->options().sandboxLimits.maxProcessesPerSandbox;
+        if (runtime->processes().size() >= maxProcesses) {
+            replyError(socket, request, true, QStringLiteral("resource_exhausted"),
+                QStringLiteral("too many processes: envd runs at most %1 at once in a sandbox "
+                               "(--max-processes-per-sandbox)")
+                    .arg(maxProcesses));
+            return;
+        }
         // Absent stdin means true, for older SDKs (process.proto).
         const bool stdinOpen = body.value(QStringLiteral("stdin")).toBool(true);
         process = runtime->start(config, body.value(QStringLiteral("tag")).toString(), stdinOpen);
@@ -552,8 +562,8 @@ void EnvdService::startStream(QTcpSocket *socket, const HttpRequest &request,
     if (ok)
         stream->setDeadlineMs(deadline);
     if (!attach && m_server->faultInjectionEnabled()) {
-        if (auto rule = m_server->faults()->take(
-                QStringLiteral("POST"), request.path, { FaultAction::CutAfterOutput })) {
+        if (auto rule = m_server->faults()->take(QStringLiteral("POST"), request.path,
+                { FaultAction::CutAfterOutput }, sandboxMetadata)) {
             qCInfo(lcLocal) << "fault cut-after-output armed on" << request.path;
             stream->setCutAfterChunks(rule->params.value(QStringLiteral("chunks")).toInt(1));
         }

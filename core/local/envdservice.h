@@ -1,6 +1,7 @@
 #pragma once
 
 #include "local/envdhandler.h"
+#include "local/faultinjector.h"
 #include "local/httpmessage.h"
 #include "local/processrunner.h"
 #include "local/sandboxregistry.h"
@@ -51,7 +52,7 @@ private:
         const QString &code, const QString &message);
     void replyJson(QTcpSocket *socket, const HttpRequest &request, const QJsonObject &json);
     void startStream(QTcpSocket *socket, const HttpRequest &request, SandboxRuntime *runtime,
-        const QJsonObject &body, bool attach);
+        const QJsonObject &body, bool attach, const FaultSubject &sandboxMetadata);
     void unary(QTcpSocket *socket, const HttpRequest &request, SandboxRuntime *runtime,
         const QString &method, const QJsonObject &body);
 

@@ -2,6 +2,8 @@
 
 #include <QRegularExpression>
 
+#include <algorithm>
+
 namespace sd::local {
 
 namespace {
@@ -18,6 +20,7 @@ constexpr ActionName kActionNames[] = {
     { FaultAction::Drop, "drop" },
     { FaultAction::DropAfter, "drop-after" },
     { FaultAction::Delay, "delay" },
+    { FaultAction::DelayAfter, "delay-after" },
     { FaultAction::EmptyAfter, "empty-after" },
     { FaultAction::GarbageAfter, "garbage-after" },
     { FaultAction::CutAfterOutput, "cut-after-output" },
@@ -54,10 +57,16 @@ std::optional<FaultAction> faultActionFromName(const QString &name)
     return std::nullopt;
 }
 
-bool FaultRule::matches(const QString &requestMethod, const QString &requestPath) const
+bool FaultRule::matches(
+    const QString &requestMethod, const QString &requestPath, const FaultSubject &subject) const
 {
     if (!method.isEmpty() && method != QLatin1String("*") && method != requestMethod)
         return false;
+    for (auto it = metadata.begin(); it != metadata.end(); ++it) {
+        const auto found = subject.constFind(it.key());
+        if (found == subject.cend() || *found != it.value())
+            return false;
+    }
     return globMatch(path, requestPath);
 }
 
@@ -85,10 +94,22 @@ std::optional<FaultRule> FaultInjector::parseRule(const QJsonObject &object, QSt
         return std::nullopt;
     }
     rule.path = path.toString();
+    if (object.contains(QStringLiteral("metadata"))) {
+        const QJsonValue metadata = object.value(QStringLiteral("metadata"));
+        const QJsonObject pairs = metadata.toObject();
+        const bool allStrings = std::all_of(
+            pairs.begin(), pairs.end(), [](const QJsonValue &value) { return value.isString(); });
+        if (!metadata.isObject() || !allStrings) {
+            *error = QStringLiteral("rule field 'metadata' must be an object of strings");
+            return std::nullopt;
+        }
+        for (auto it = pairs.begin(); it != pairs.end(); ++it)
+            rule.metadata.insert(it.key(), it.value().toString());
+    }
     const auto action = faultActionFromName(object.value(QStringLiteral("action")).toString());
     if (!action) {
         *error = QStringLiteral("rule field 'action' must be one of status, status-after, drop, "
-                                "drop-after, delay, empty-after, garbage-after, cut-after-output");
+                                "drop-after, delay, delay-after, empty-after, garbage-after, cut-after-output");
         return std::nullopt;
     }
     rule.action = *action;
@@ -100,7 +121,7 @@ std::optional<FaultRule> FaultInjector::parseRule(const QJsonObject &object, QSt
         }
         rule.status = status;
     }
-    if (rule.action == FaultAction::Delay) {
+    if (rule.action == FaultAction::Delay || rule.action == FaultAction::DelayAfter) {
         const QJsonValue delay = object.value(QStringLiteral("delayMs"));
         if (!delay.isDouble() || delay.toDouble() < 0 || delay.toDouble() > 600000) {
             *error = QStringLiteral(
@@ -147,12 +168,12 @@ QJsonArray FaultInjector::toJson() const
     return array;
 }
 
-std::optional<FaultRule> FaultInjector::take(
-    const QString &method, const QString &path, const QList<FaultAction> &accepted)
+std::optional<FaultRule> FaultInjector::take(const QString &method, const QString &path,
+    const QList<FaultAction> &accepted, const FaultSubject &subject)
 {
     for (qsizetype i = 0; i < m_rules.size(); ++i) {
         FaultRule &rule = m_rules[i];
-        if (!accepted.contains(rule.action) || !rule.matches(method, path))
+        if (!accepted.contains(rule.action) || !rule.matches(method, path, subject))
             continue;
         FaultRule taken = rule;
         if (rule.remaining > 0 && --rule.remaining == 0)

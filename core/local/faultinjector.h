@@ -3,6 +3,7 @@
 #include <QJsonArray>
 #include <QJsonObject>
 #include <QList>
+#include <QMap>
 #include <QString>
 
 #include <optional>
@@ -18,6 +19,7 @@ enum class FaultAction
     Drop, ///< close the connection without answering; nothing is performed
     DropAfter, ///< perform, then close without answering
     Delay, ///< wait `delayMs` (without blocking), then handle normally
+    DelayAfter, ///< perform, then hold the answer `delayMs`; a client gone by then never gets it
     EmptyAfter, ///< perform, then answer the success status with an empty body
     GarbageAfter, ///< perform, then answer the success status with a non-JSON body
     CutAfterOutput, ///< envd Start: send `chunks` (default 1) data events, then drop the stream
@@ -26,19 +28,28 @@ enum class FaultAction
     // parameters of a rule are in FaultRule::params.
 };
 
+/// The metadata of the sandbox a request is about: the one named in its path or envd
+/// target, or the one a create asks for. Empty for requests about no sandbox (list).
+using FaultSubject = QMap<QString, QString>;
+
 /// One rule as posted to `POST /_local/faults`, e.g.
 /// `{"method":"DELETE","path":"/sandboxes/*","action":"status","status":500,"count":3}`.
+/// With `"metadata": {"key": "value", ...}` the rule matches only requests about a
+/// sandbox whose metadata holds all these pairs, so that several creations running at
+/// once can each be given their own faults.
 struct FaultRule
 {
     QString method; ///< upper case; empty or "*" matches any method
     QString path; ///< glob: `*` matches any run of characters, '/' included
+    FaultSubject metadata; ///< pairs the request's sandbox must carry; empty: any
     FaultAction action = FaultAction::Status;
     int status = 0; ///< for Status / StatusAfter
-    int delayMs = 0; ///< for Delay
+    int delayMs = 0; ///< for Delay and DelayAfter
     int remaining = -1; ///< matches left; -1 is unlimited
     QJsonObject params; ///< the rule as posted, for action-specific parameters
 
-    bool matches(const QString &method, const QString &path) const;
+    bool matches(
+        const QString &method, const QString &path, const FaultSubject &subject = {}) const;
     QJsonObject toJson() const;
 };
 
@@ -59,10 +70,10 @@ public:
     QJsonArray toJson() const;
     bool isEmpty() const { return m_rules.isEmpty(); }
 
-    /// The first rule matching (method, path) whose action is in `accepted`, with one
-    /// use consumed; nullopt when none matches.
-    std::optional<FaultRule> take(
-        const QString &method, const QString &path, const QList<FaultAction> &accepted);
+    /// The first rule matching (method, path, subject) whose action is in `accepted`,
+    /// with one use consumed; nullopt when none matches.
+    std::optional<FaultRule> take(const QString &method, const QString &path,
+        const QList<FaultAction> &accepted, const FaultSubject &subject = {});
 
     static std::optional<FaultRule> parseRule(const QJsonObject &object, QString *error);
 

@@ -17,8 +17,8 @@ namespace sd::local {
 namespace {
 
 const QList<FaultAction> kApiActions { FaultAction::Status, FaultAction::StatusAfter,
-    FaultAction::Drop, FaultAction::DropAfter, FaultAction::Delay, FaultAction::EmptyAfter,
-    FaultAction::GarbageAfter };
+    FaultAction::Drop, FaultAction::DropAfter, FaultAction::Delay, FaultAction::DelayAfter,
+    FaultAction::EmptyAfter, FaultAction::GarbageAfter };
 // envd requests cannot be delayed here: Qt's request object does not outlive the call.
 const QList<FaultAction> kEnvdFrontActions { FaultAction::Status, FaultAction::Drop };
 
@@ -75,7 +75,8 @@ HttpResponse injectedStatus(int status)
 LocalServer::LocalServer(Options options, QObject *parent)
     : QAbstractHttpServer(parent)
     , m_options(std::move(options))
-    , m_controlPlane(&m_registry, { m_options.version, m_options.isolation })
+    , m_controlPlane(
+          &m_registry, { m_options.version, m_options.isolation, m_options.sandboxLimits })
 {
     m_controlPlane.registerRoutes(&m_router);
     if (m_options.faultInjection)
@@ -196,7 +197,8 @@ bool LocalServer::handleRequest(const QHttpServerRequest &qtRequest, QTcpSocket 
 
     std::optional<FaultRule> rule;
     if (m_options.faultInjection && !request.path.startsWith(QLatin1String("/_local/")))
-        rule = m_faults.take(QString::fromLatin1(request.method), request.path, kApiActions);
+        rule = m_faults.take(
+            QString::fromLatin1(request.method), request.path, kApiActions, faultSubject(request));
     if (!rule) {
         dispatch(request, socket, std::nullopt);
         return true;
@@ -248,8 +250,8 @@ void LocalServer::handleEnvd(const QHttpServerRequest &qtRequest, const HttpRequ
         return;
     }
     if (m_options.faultInjection) {
-        if (auto rule
-            = m_faults.take(QString::fromLatin1(request.method), request.path, kEnvdFrontActions)) {
+        if (auto rule = m_faults.take(QString::fromLatin1(request.method), request.path,
+                kEnvdFrontActions, faultSubject(request, sandboxId))) {
             qCInfo(lcLocal).noquote() << "fault" << faultActionName(rule->action) << "on envd"
                                       << request.method << request.path;
             if (rule->action == FaultAction::Drop)
@@ -267,6 +269,34 @@ void LocalServer::handleEnvd(const QHttpServerRequest &qtRequest, const HttpRequ
     }
     qCDebug(lcLocal).noquote() << "envd" << sandboxId << request.method << request.path;
     m_envdHandler->handleEnvdRequest(qtRequest, socket, sandboxId);
+}
+
+FaultSubject LocalServer::faultSubject(
+    const HttpRequest &request, const QString &envdSandboxId) const
+{
+    if (m_faults.isEmpty())
+        return {};
+    static const QRegularExpression sandboxPath(QStringLiteral("^(?:/v2)?/sandboxes/([^/]+)"));
+    QString sandboxId = envdSandboxId;
+    if (sandboxId.isEmpty()) {
+        if (const QRegularExpressionMatch match = sandboxPath.match(request.path); match.hasMatch())
+            sandboxId = match.captured(1);
+    }
+    if (!sandboxId.isEmpty()) {
+        const SandboxRecord *record = m_registry.find(sandboxId);
+        return record ? record->metadata : FaultSubject();
+    }
+    if (request.method != "POST")
+        return {};
+    // A create: the sandbox it asks for.
+    FaultSubject subject;
+    const QJsonObject metadata = QJsonDocument::fromJson(request.body)
+                                     .object()
+                                     .value(QStringLiteral("metadata"))
+                                     .toObject();
+    for (auto it = metadata.begin(); it != metadata.end(); ++it)
+        subject.insert(it.key(), it.value().toString());
+    return subject;
 }
 
 void LocalServer::dispatch(const HttpRequest &request, const QPointer<QTcpSocket> &socket,
@@ -294,6 +324,14 @@ void LocalServer::dispatch(const HttpRequest &request, const QPointer<QTcpSocket
             break;
         case FaultAction::DropAfter:
             dropConnection(socket, request, "drop-after");
+            return;
+        case FaultAction::DelayAfter:
+            // Done, but the client does not know yet: the window in which a client
+            // that dies loses the answer.
+            QTimer::singleShot(afterFault->delayMs, this, [this, request, response, socket] {
+                if (socket && socket->state() == QAbstractSocket::ConnectedState)
+                    respond(socket, request, response);
+            });
             return;
         case FaultAction::EmptyAfter:
             response.body.clear();

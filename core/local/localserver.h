@@ -37,7 +37,7 @@ class EnvdHandler;
 ///               delay ─▶ the rest runs after a timer
 ///      ▼
 ///   Router ─▶ ControlPlane handler ─▶ "after" fault (status-after, drop-after,
-///                                      empty-after, garbage-after) ─▶ socket
+///                                      delay-after, empty-after, garbage-after) ─▶ socket
 /// \endcode
 /// Keep-alive connections carry any number of requests; `Connection: close` is honoured.
 /// Logs method, path and status to lcLocal; never headers or bodies.
@@ -57,6 +57,7 @@ public:
         QString stateDir; ///< where the data plane keeps sandbox files
         QString version; ///< reported by /health
         ConnectionLimits limits; ///< enforced before a request is parsed or buffered
+        SandboxLimits sandboxLimits; ///< how many sandboxes, and processes in each
         /// DNS names clients may call this server by, besides localhost (see isOwnHost()).
         QStringList allowedHosts;
     };
@@ -108,6 +109,9 @@ private:
     /// Empty when the Host and Origin headers name this server; else why not.
     QString addressRefusal(const HttpRequest &request) const;
     void registerFaultRoutes();
+    /// The metadata of the sandbox `request` is about (`envdSandboxId` for envd), for
+    /// fault rules that name one.
+    FaultSubject faultSubject(const HttpRequest &request, const QString &envdSandboxId = {}) const;
 
     Options m_options;
     QHostAddress m_listenAddress;

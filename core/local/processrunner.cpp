@@ -12,6 +12,7 @@
 #include <QStandardPaths>
 #include <QStorageInfo>
 #include <QThread>
+#include <QtConcurrent/QtConcurrentRun>
 
 #include <cerrno>
 #include <csignal>
@@ -272,7 +273,8 @@ QString SandboxProcess::safeCommand() const
 }
 
 void SandboxProcess::launch(const QString &program, const QStringList &arguments,
-    const QProcessEnvironment &env, const QString &workingDir, bool jailed)
+    const QProcessEnvironment &env, const QString &workingDir, bool jailed,
+    const SandboxCgroup *cgroup)
 {
     // The output pipes are the backend's own, not QProcess's: QProcess reads whatever
     // the process writes as fast as it comes, so a client that stops reading would make
@@ -293,6 +295,9 @@ void SandboxProcess::launch(const QString &program, const QStringList &arguments
         ::fcntl(fd, F_SETFL, ::fcntl(fd, F_GETFL) | O_NONBLOCK);
         m_pipes[index].fd = fd;
         m_pipes[index].notifier = new QSocketNotifier(fd, QSocketNotifier::Read, this);
+        // Read from started() on: a quick child's output can be ready before Qt reports
+        // the start, and a stream's first event must be the start (the SDK insists).
+        m_pipes[index].notifier->setEnabled(false);
         connect(m_pipes[index].notifier, &QSocketNotifier::activated, this,
             [this, index] { readPipe(index, OutputReadLimit); });
     }
@@ -306,7 +311,8 @@ void SandboxProcess::launch(const QString &program, const QStringList &arguments
         m_process->setStandardInputFile(QProcess::nullDevice());
     const int outWrite = writeEnds[0];
     const int errWrite = writeEnds[1];
-    m_process->setChildProcessModifier([jailed, outWrite, errWrite] {
+    m_process->setChildProcessModifier([jailed, outWrite, errWrite, cgroup] {
+        cgroup->joinFromChild(); // before anything runs: a fork bomb forks inside
         if (jailed)
             detachJailedChild();
         else
@@ -318,6 +324,7 @@ void SandboxProcess::launch(const QString &program, const QStringList &arguments
     connect(m_process, &QProcess::started, this, [this] {
         m_pid = quint32(m_process->processId());
         Q_EMIT started(m_pid);
+        updateReading();
     });
     connect(m_process, &QProcess::finished, this, &SandboxProcess::onFinished);
     connect(m_process, &QProcess::errorOccurred, this, [this](QProcess::ProcessError error) {
@@ -389,7 +396,7 @@ void SandboxProcess::updateReading()
 {
     for (const OutputPipe &pipe : m_pipes) {
         if (pipe.notifier)
-            pipe.notifier->setEnabled(m_holders.isEmpty());
+            pipe.notifier->setEnabled(m_pid != 0 && m_holders.isEmpty());
     }
 }
 
@@ -477,6 +484,10 @@ bool SandboxRuntime::prepare(QString *error)
     }
     if (!m_fs.create(profile, error))
         return false;
+    if (m_config.maxTasks > 0
+        && !m_cgroup.create(m_config.sandboxId,
+            { m_config.maxTasks, m_config.memoryBytes, m_config.cpuCount }, error))
+        return false;
     // The jail starts with the first process: a sandbox nobody runs anything in
     // costs a directory, not a process.
     addSample(0, 0);
@@ -549,7 +560,11 @@ void SandboxRuntime::startJail()
     m_jail->setProcessEnvironment(hostToolEnvironment());
     m_jail->setProcessChannelMode(QProcess::SeparateChannels);
     m_jail->setStandardInputFile(QProcess::nullDevice());
-    m_jail->setChildProcessModifier(detachChild);
+    const SandboxCgroup *cgroup = &m_cgroup;
+    m_jail->setChildProcessModifier([cgroup] {
+        cgroup->joinFromChild();
+        detachChild();
+    });
     connect(m_jail, &QProcess::readyReadStandardOutput, this, &SandboxRuntime::onJailOutput);
     connect(m_jail, &QProcess::finished, this, &SandboxRuntime::onJailFinished);
     connect(m_jail, &QProcess::errorOccurred, this, [this](QProcess::ProcessError error) {
@@ -799,13 +814,14 @@ void SandboxRuntime::launch(SandboxProcess *process)
 {
     const sd::ProcessConfig &config = process->config();
     const QString cwd = config.cwd.isEmpty() ? QStringLiteral("/home/user") : config.cwd;
+    m_launchedAny = true;
     if (m_isolation == Isolation::Bwrap) {
         QProcessEnvironment hostEnvironment;
         const QStringList args = jailedLaunchArguments(config, cwd, &hostEnvironment);
-        process->launch(nsenterPath(), args, hostEnvironment, m_fs.home(), true);
+        process->launch(nsenterPath(), args, hostEnvironment, m_fs.home(), true, &m_cgroup);
     } else {
         const QString dir = m_fs.hostPath(cwd);
-        process->launch(config.cmd, config.args, environmentFor(config), dir, false);
+        process->launch(config.cmd, config.args, environmentFor(config), dir, false, &m_cgroup);
     }
 }
 
@@ -841,7 +857,10 @@ QString SandboxRuntime::pidNamespace() const { return m_jailInit > 0 ? m_pidName
 
 QString SandboxRuntime::metricsKey() const
 {
-    return m_isolation == Isolation::Bwrap ? pidNamespace() : m_config.sandboxId;
+    if (m_isolation == Isolation::Bwrap)
+        return pidNamespace();
+    // Empty (no walk of the host's processes for it) until it ran something.
+    return m_launchedAny ? m_config.sandboxId : QString();
 }
 
 QList<qint64> SandboxRuntime::sandboxPids() const
@@ -857,6 +876,10 @@ QList<qint64> SandboxRuntime::sandboxPids() const
         }
         return out;
     }
+    // The marker scan reads every host process's environment (tens of ms on a busy
+    // host, twice per kill): a sandbox that never ran anything has nothing to find.
+    if (!m_launchedAny)
+        return out;
     const QByteArray marker = (SandboxMarker + QLatin1Char('=') + m_config.sandboxId).toUtf8();
     const qint64 self = QCoreApplication::applicationPid();
     for (qint64 pid : allPids()) {
@@ -1099,46 +1122,80 @@ void ProcessRunner::sweepLeftovers()
                         << "sandbox folders left from an earlier run";
 }
 
+ProcessRunner::Usage ProcessRunner::walkProcesses(
+    QSet<QString> keys, Isolation isolation, int maxProcesses)
+{
+    Usage usage;
+    for (const QString &key : std::as_const(keys))
+        usage.byKey.insert(key, { 0, 0 });
+    if (keys.isEmpty())
+        return usage;
+    // One pass over /proc for every sandbox: sandboxes times processes would not scale.
+    const QByteArray marker = '\0' + SandboxMarker.toLatin1() + '=';
+    const QList<qint64> pids = allPids();
+    for (qint64 pid : pids) {
+        if (usage.walked >= maxProcesses)
+            break;
+        ++usage.walked;
+        QString key;
+        if (isolation == Isolation::Bwrap) {
+            key = pidNamespaceOf(pid);
+        } else {
+            QFile environ(QStringLiteral("/proc/%1/environ").arg(pid));
+            if (!environ.open(QIODevice::ReadOnly))
+                continue;
+            const QByteArray env = '\0' + environ.readAll();
+            const qsizetype at = env.indexOf(marker);
+            if (at < 0)
+                continue;
+            const qsizetype start = at + marker.size();
+            const qsizetype end = env.indexOf('\0', start);
+            key = QString::fromLatin1(env.mid(start, end < 0 ? -1 : end - start));
+        }
+        auto it = usage.byKey.find(key);
+        ProcStat stat;
+        if (it == usage.byKey.end() || !readStat(pid, &stat))
+            continue;
+        it->first += stat.cpuTicks;
+        it->second += stat.rssPages;
+    }
+    return usage;
+}
+
 void ProcessRunner::sampleAll()
 {
+    if (m_sampling)
+        return; // the last walk is still going: this tick is skipped, not queued
     m_runtimes.removeAll(nullptr);
-    QHash<QString, QPair<qint64, qint64>> usage; // metrics key -> cpu ticks, rss pages
+    QSet<QString> keys;
     for (const QPointer<SandboxRuntime> &runtime : std::as_const(m_runtimes)) {
         const QString key = runtime->metricsKey();
         if (!key.isEmpty())
-            usage.insert(key, { 0, 0 });
+            keys.insert(key);
     }
-    // One pass over /proc for every sandbox: sandboxes times processes would not scale.
-    if (!usage.isEmpty()) {
-        const QByteArray marker = '\0' + SandboxMarker.toLatin1() + '=';
-        for (qint64 pid : allPids()) {
-            QString key;
-            if (m_options.isolation == Isolation::Bwrap) {
-                key = pidNamespaceOf(pid);
-            } else {
-                QFile environ(QStringLiteral("/proc/%1/environ").arg(pid));
-                if (!environ.open(QIODevice::ReadOnly))
-                    continue;
-                const QByteArray env = '\0' + environ.readAll();
-                const qsizetype at = env.indexOf(marker);
-                if (at < 0)
-                    continue;
-                const qsizetype start = at + marker.size();
-                const qsizetype end = env.indexOf('\0', start);
-                key = QString::fromLatin1(env.mid(start, end < 0 ? -1 : end - start));
-            }
-            auto it = usage.find(key);
-            ProcStat stat;
-            if (it == usage.end() || !readStat(pid, &stat))
-                continue;
-            it->first += stat.cpuTicks;
-            it->second += stat.rssPages;
-        }
-    }
+    // The walk reads a file or two per host process: off the thread that serves requests.
+    auto *watcher = new QFutureWatcher<Usage>(this);
+    m_sampling = watcher;
+    connect(watcher, &QFutureWatcher<Usage>::finished, this, [this, watcher] {
+        watcher->deleteLater();
+        applySample(watcher->result());
+    });
+    watcher->setFuture(
+        QtConcurrent::run(&ProcessRunner::walkProcesses, keys, m_options.isolation,
+            m_maxProcessesPerSample));
+}
+
+void ProcessRunner::applySample(const Usage &usage)
+{
+    m_lastSampleWalked = usage.walked;
+    if (usage.walked >= m_maxProcessesPerSample)
+        qCDebug(lcLocal) << "metrics sample stopped after" << usage.walked << "processes";
+    m_runtimes.removeAll(nullptr);
     for (const QPointer<SandboxRuntime> &runtime : std::as_const(m_runtimes)) {
-        const auto [ticks, rss] = usage.value(runtime->metricsKey(), { 0, 0 });
+        const auto [ticks, rss] = usage.byKey.value(runtime->metricsKey(), { 0, 0 });
         runtime->addSample(ticks, rss);
     }
+    Q_EMIT sampled();
 }
 
 bool ProcessRunner::hasLiveProcesses() { return liveProcesses > 0; }
@@ -1147,7 +1204,10 @@ SandboxRuntime *ProcessRunner::create(const SandboxRuntimeConfig &config, QStrin
 {
     const QString root
         = QDir(m_options.stateDir).filePath(QStringLiteral("sandboxes/") + config.sandboxId);
-    auto *runtime = new SandboxRuntime(config, m_options.isolation, root, m_gatewayDir, nullptr);
+    SandboxRuntimeConfig withLimits = config;
+    withLimits.maxTasks = m_options.maxTasksPerSandbox;
+    auto *runtime
+        = new SandboxRuntime(withLimits, m_options.isolation, root, m_gatewayDir, nullptr);
     if (!runtime->prepare(error)) {
         delete runtime;
         return nullptr;

@@ -1,7 +1,8 @@
 #pragma once
 
 #include "api/sandbox.h"
-#include "envd/processjobs.h"
+#include "envd/processconfig.h"
+#include "local/sandboxcgroup.h"
 #include "local/sandboxfs.h"
 
 #include <QDateTime>
@@ -15,6 +16,10 @@
 #include <QSet>
 #include <QSocketNotifier>
 #include <QTimer>
+
+#include <QFutureWatcher>
+#include <QHash>
+#include <QSet>
 
 #include <memory>
 
@@ -40,7 +45,8 @@ struct SandboxRuntimeConfig
     QMap<QString, QString> envVars; ///< secret values: never logged
     bool allowInternetAccess = true;
     int cpuCount = 0; ///< for metrics; 0: the host's
-    qint64 memoryBytes = 0; ///< for metrics; 0: the host's
+    qint64 memoryBytes = 0; ///< for metrics, and its cgroup's limit; 0: the host's
+    int maxTasks = 0; ///< its cgroup's pids.max; 0: no cgroup
 };
 
 class SandboxRuntime;
@@ -92,8 +98,10 @@ Q_SIGNALS:
 private:
     friend class SandboxRuntime;
     SandboxProcess(sd::ProcessConfig config, QString tag, bool stdinOpen, QObject *parent);
+    /// `cgroup` (the sandbox's, may be inactive) is joined by the child before it runs.
     void launch(const QString &program, const QStringList &arguments,
-        const QProcessEnvironment &env, const QString &workingDir, bool jailed);
+        const QProcessEnvironment &env, const QString &workingDir, bool jailed,
+        const SandboxCgroup *cgroup);
     void fail(const QString &reason);
     void onFinished(int exitCode, QProcess::ExitStatus status);
     /// Reads what the pipe holds, up to `limit` bytes, and emits it as one output().
@@ -200,7 +208,8 @@ private:
         QProcessEnvironment *hostEnvironment) const;
     QString pidNamespace() const;
     /// What ties a host process to this sandbox in a /proc scan: the jail's PID
-    /// namespace, or the sandbox ID in the marker variable.
+    /// namespace, or the sandbox ID in the marker variable (empty before either exists:
+    /// no process can be tied to it yet).
     QString metricsKey() const;
     /// Adds a sample from the CPU ticks and resident pages of all its processes.
     void addSample(qint64 ticks, qint64 rssPages);
@@ -208,6 +217,7 @@ private:
     SandboxRuntimeConfig m_config;
     Isolation m_isolation;
     SandboxFs m_fs;
+    SandboxCgroup m_cgroup; ///< inactive when the machine has none for sandboxes
     QString m_gatewayBinDir;
     QPointer<QProcess> m_jail;
     qint64 m_jailPid = 0; ///< the outer bwrap
@@ -221,6 +231,8 @@ private:
     QList<QPointer<SandboxProcess>> m_pending; ///< waiting for the jail
     bool m_paused = false;
     bool m_stopped = false;
+    /// A process was launched: only then can a host process carry this sandbox's marker.
+    bool m_launchedAny = false;
     QString m_pidNamespace; ///< "pid:[inode]" of the jail
     QList<SandboxMetric> m_metrics;
     qint64 m_lastCpuTicks = -1;
@@ -239,6 +251,8 @@ public:
         Isolation isolation = Isolation::None;
         /// Directory of the built `mcp-gateway` (put on PATH of template mcp-gateway).
         QString gatewayBinDir;
+        /// Tasks one sandbox may hold (pids.max of its cgroup); 0: no cgroups.
+        int maxTasksPerSandbox = 0;
     };
 
     explicit ProcessRunner(Options options, QObject *parent = nullptr);
@@ -257,14 +271,39 @@ public:
     /// (e.g. through SandboxRegistry::setRuntime()). nullptr with `error` on failure.
     SandboxRuntime *create(const SandboxRuntimeConfig &config, QString *error);
 
+    /// At most this many host processes are read per metrics sample (default 8192);
+    /// past it a sample undercounts rather than taking longer.
+    void setMaxProcessesPerSample(int count) { m_maxProcessesPerSample = qMax(1, count); }
+    /// Host processes the last finished sample read.
+    int lastSampleWalked() const { return m_lastSampleWalked; }
+    /// Takes a sample now instead of at the next tick; sampled() tells when it is in.
+    void sampleNow() { sampleAll(); }
+
+Q_SIGNALS:
+    /// A sample was added to every sandbox's metrics.
+    void sampled();
+
 private:
+    /// CPU ticks and resident pages per metrics key, from one walk over /proc.
+    struct Usage
+    {
+        QHash<QString, QPair<qint64, qint64>> byKey;
+        int walked = 0;
+    };
+    /// Runs on a worker thread: reads only /proc, touches no object.
+    static Usage walkProcesses(QSet<QString> keys, Isolation isolation, int maxProcesses);
     void sampleAll();
+    void applySample(const Usage &usage);
     /// Removes the sandbox folders an earlier backend left in the state folder.
     void sweepLeftovers();
 
     Options m_options;
     QList<QPointer<SandboxRuntime>> m_runtimes;
     QTimer m_metricsTimer;
+    /// The walk in flight, if any; deleting it (with the runner) drops its result.
+    QPointer<QFutureWatcher<Usage>> m_sampling;
+    int m_maxProcessesPerSample = 8192;
+    int m_lastSampleWalked = 0;
     QString m_gatewayDir; ///< holds only a link to mcp-gateway; empty when there is none
     std::unique_ptr<QLockFile> m_stateLock; ///< held while this backend uses the state folder
 };

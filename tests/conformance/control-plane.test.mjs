@@ -92,3 +92,21 @@ test('e2b sandbox list -f json and e2b sandbox kill', async () => {
   const after = (await listAll({ metadata: { suite: 'cli' } })).flat().map((s) => s.sandboxId)
   assert.deepEqual(after, [b.sandboxId])
 })
+
+test('past --max-sandboxes the SDK throws RateLimitError with the reason', async () => {
+  const limited = await startBackend(['--isolation', 'none', '--max-sandboxes', '1'])
+  try {
+    const first = await Sandbox.create('base', limited.opts)
+    await assert.rejects(Sandbox.create('base', limited.opts), (err) => {
+      assert.equal(err.name, 'RateLimitError')
+      assert.equal(err.message, 'Rate limit exceeded, please try again later - too many sandboxes: '
+        + 'this backend keeps at most 1 at once (--max-sandboxes); kill one first')
+      return true
+    })
+    await Sandbox.kill(first.sandboxId, limited.opts)
+    const next = await Sandbox.create('base', limited.opts)
+    await Sandbox.kill(next.sandboxId, limited.opts)
+  } finally {
+    await limited.stop()
+  }
+})

@@ -58,6 +58,17 @@ test('background commands are listed and can be killed', async () => {
   await sbx.kill()
 })
 
+test('50 MCP sandboxes created at once all start (each command stream begins with its start)', async () => {
+  // A server with options: the gateway prints at once, before its start is seen.
+  const mcp = { browserbase: { apiKey: 'key', projectId: 'project', geminiApiKey: 'gemini' } }
+  const results = await Promise.allSettled(
+    Array.from({ length: 50 }, () => Sandbox.create({ ...backend.opts, mcp })))
+  const failed = results.filter((r) => r.status === 'rejected').map((r) => String(r.reason))
+  const made = results.filter((r) => r.status === 'fulfilled').map((r) => r.value)
+  await Promise.all(made.map((sbx) => sbx.kill()))
+  assert.deepEqual(failed, [])
+})
+
 test('Sandbox.create with a valid mcp config starts the gateway', async () => {
   const sbx = await Sandbox.create({ ...backend.opts, mcp: VALID_MCP })
   assert.match(sbx.getMcpUrl(), new RegExp(`^https://50005-${sbx.sandboxId}\\..+/mcp$`))

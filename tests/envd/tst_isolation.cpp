@@ -533,6 +533,35 @@ private Q_SLOTS:
             204);
         QTRY_COMPARE_WITH_TIMEOUT(hostProcessesOfSandbox(gateway.id), 0, 20000);
     }
+
+    // Unjailed, a kill finds the sandbox's processes by the marker in their
+    // environment, reading every host process's; a sandbox that never ran anything
+    // has none, so its kill must not scan (nor touch a host process that happens to
+    // carry its marker).
+    void killingAnUnusedSandboxTouchesNoHostProcess()
+    {
+        LocalBackend backend({ QStringLiteral("--isolation"), QStringLiteral("none") });
+        QVERIFY2(backend.start(), qPrintable(backend.errorString()));
+        const TestSandbox sandbox = createSandbox(&m_nam, &backend);
+        QVERIFY(sandbox.isValid());
+        QProcess marked;
+        QProcessEnvironment env;
+        env.insert(QStringLiteral("SANDBOX_DESK_SANDBOX"), sandbox.id);
+        marked.setProcessEnvironment(env);
+        marked.start(QStringLiteral("/bin/sleep"), { QStringLiteral("60") });
+        QVERIFY(marked.waitForStarted());
+
+        QCOMPARE(
+            apiCall(&m_nam, &backend, "DELETE", QStringLiteral("/sandboxes/") + sandbox.id).status,
+            204);
+        // The kill signals before it answers: a process it took for the sandbox's is
+        // gone at once.
+        marked.waitForFinished(1000);
+        QVERIFY2(marked.state() == QProcess::Running,
+            "the kill of an unused sandbox killed a host process");
+        marked.kill();
+        marked.waitForFinished();
+    }
 };
 
 QTEST_GUILESS_MAIN(TestIsolation)

@@ -4,7 +4,9 @@
 #include "httpclient.h"
 #include "localbackend.h"
 
+#include <QCoreApplication>
 #include <QDateTime>
+#include <QFileInfo>
 #include <QRegularExpression>
 #include <QSet>
 #include <QTest>
@@ -119,6 +121,7 @@ private Q_SLOTS:
     void envdRequestsBypassTheApi_data();
     void envdRequestsBypassTheApi();
     void secretsNeverLogged();
+    void backendLogStaysOutOfTheClient();
 
 private:
     std::unique_ptr<LocalBackend> m_backend;
@@ -1062,6 +1065,31 @@ void TestLocalApi::secretsNeverLogged()
     QVERIFY(!log.contains("e2b_some-wrong-key"));
     QVERIFY(!log.contains(sandbox.value(QStringLiteral("envdAccessToken")).toString().toLatin1()));
     QVERIFY(!log.contains("env-secret-value-123"));
+}
+
+void TestLocalApi::backendLogStaysOutOfTheClient()
+{
+    // Every creation logs a few lines. Read through a pipe, they would pile up unread in
+    // this process's QProcess buffer, and a long run (the fault soak) would measure them
+    // as the client's memory.
+    QStringList ids;
+    for (int i = 0; i < 5; ++i) {
+        const QString id = m_client->create(createBody(QStringLiteral("base")))
+                               .value(QStringLiteral("sandboxID"))
+                               .toString();
+        QCOMPARE(m_client->del(QStringLiteral("/sandboxes/") + id).status, 204);
+        ids << id;
+    }
+    QCoreApplication::processEvents(); // where a pipe's lines would be read in
+    QProcess *process = m_backend->process();
+    process->setReadChannel(QProcess::StandardError);
+    QCOMPARE(process->bytesAvailable(), 0);
+    const QString backendStderr
+        = QFileInfo(QStringLiteral("/proc/%1/fd/2").arg(process->processId())).canonicalFilePath();
+    QCOMPARE(backendStderr, QFileInfo(m_backend->stderrPath()).canonicalFilePath());
+    const QByteArray log = m_backend->stderrOutput(); // and the failure messages still get it
+    for (const QString &id : std::as_const(ids))
+        QVERIFY2(log.contains(id.toLatin1()), log.constData());
 }
 
 QTEST_GUILESS_MAIN(TestLocalApi)

@@ -51,10 +51,12 @@ private Q_SLOTS:
     void drop();
     void dropAfter();
     void delayDoesNotBlock();
+    void delayAfterPerformsFirst();
     void emptyAfter();
     void garbageAfter();
     void matchesOneSandboxId();
     void envdFrontFault();
+    void metadataNamesOneSandbox();
     void badRules_data();
     void badRules();
 
@@ -288,6 +290,32 @@ void TestLocalFaults::delayDoesNotBlock()
     QCOMPARE(QJsonDocument::fromJson(delayed->readAll()).array().size(), 1);
 }
 
+void TestLocalFaults::delayAfterPerformsFirst()
+{
+    QJsonObject held = rule(QStringLiteral("POST"), QStringLiteral("/v2/sandboxes"),
+        QStringLiteral("delay-after"), 0, 1);
+    held.insert(QStringLiteral("delayMs"), 8000); // long enough for two answers on a loaded machine
+    addRules({ held });
+
+    QNetworkAccessManager nam;
+    QUrl url = m_backend->url();
+    url.setPath(QStringLiteral("/v2/sandboxes"));
+    QNetworkRequest request(url);
+    request.setRawHeader("X-API-Key", m_backend->apiKey().toUtf8());
+    request.setHeader(QNetworkRequest::ContentTypeHeader, QByteArrayLiteral("application/json"));
+    std::unique_ptr<QNetworkReply> reply(nam.post(request, kCreateBody));
+    QSignalSpy replied(reply.get(), &QNetworkReply::finished);
+
+    // The sandbox exists while its creator still waits for the answer.
+    QTRY_COMPARE_WITH_TIMEOUT(m_client->allIds().size(), 1, 8000);
+    QCOMPARE(replied.count(), 0);
+
+    QVERIFY(replied.wait(30000));
+    QCOMPARE(reply->attribute(QNetworkRequest::HttpStatusCodeAttribute).toInt(), 201);
+    QCOMPARE(QJsonDocument::fromJson(reply->readAll()).object().value(QLatin1String("sandboxID")),
+        m_client->allIds().constFirst());
+}
+
 void TestLocalFaults::emptyAfter()
 {
     addRules({ rule(QStringLiteral("POST"), QStringLiteral("/v2/sandboxes"),
@@ -343,6 +371,53 @@ void TestLocalFaults::envdFrontFault()
     QVERIFY2(!passed.message().contains(QStringLiteral("injected")), passed.body.constData());
 }
 
+void TestLocalFaults::metadataNamesOneSandbox()
+{
+    const auto tagged = [](const QString &value) {
+        return QJsonObject { { QStringLiteral("templateID"), QStringLiteral("base") },
+            { QStringLiteral("metadata"), QJsonObject { { QStringLiteral("run"), value } } } };
+    };
+    const auto forRun = [](QJsonObject r, const QString &value) {
+        r.insert(QStringLiteral("metadata"), QJsonObject { { QStringLiteral("run"), value } });
+        return r;
+    };
+    // A create is judged by the metadata it asks for: only run "c" gets the 503, after
+    // its sandbox was made.
+    addRules({ forRun(rule(QStringLiteral("POST"), QStringLiteral("/v2/sandboxes"),
+                          QStringLiteral("status-after"), 503, 1),
+        QStringLiteral("c")) });
+    const QString a = m_client->create(tagged(QStringLiteral("a")))
+                          .value(QStringLiteral("sandboxID"))
+                          .toString();
+    const QString b = m_client->create(tagged(QStringLiteral("b")))
+                          .value(QStringLiteral("sandboxID"))
+                          .toString();
+    QVERIFY(!a.isEmpty() && !b.isEmpty());
+    QCOMPARE(
+        m_client->post(QStringLiteral("/v2/sandboxes"), tagged(QStringLiteral("c"))).status, 503);
+    QCOMPARE(m_client->allIds().size(), 3);
+
+    // A call on a sandbox is judged by that sandbox's metadata, as is its envd.
+    addRules({ forRun(rule(QStringLiteral("DELETE"), QStringLiteral("/sandboxes/*"),
+                          QStringLiteral("status"), 500),
+                   QStringLiteral("a")),
+        forRun(rule(QStringLiteral("POST"), QStringLiteral("/process.Process/*"),
+                   QStringLiteral("status"), 503),
+            QStringLiteral("b")) });
+    HttpClient envd(m_backend->url(), QString());
+    const auto envdList = [&envd](const QString &id) {
+        return envd.send("POST", QStringLiteral("/process.Process/List"), "{}",
+            { { "E2b-Sandbox-Port", "49983" }, { "E2b-Sandbox-Id", id.toLatin1() } });
+    };
+    QVERIFY(!envdList(a).message().contains(QStringLiteral("injected")));
+    QCOMPARE(envdList(b).status, 503);
+    QCOMPARE(m_client->del(QStringLiteral("/sandboxes/") + a).status, 500);
+    QCOMPARE(m_client->del(QStringLiteral("/sandboxes/") + a).status, 500); // unlimited
+    QCOMPARE(m_client->del(QStringLiteral("/sandboxes/") + b).status, 204);
+    QVERIFY(m_client->allIds().contains(a));
+    QVERIFY(!m_client->allIds().contains(b));
+}
+
 void TestLocalFaults::badRules_data()
 {
     QTest::addColumn<QByteArray>("body");
@@ -357,9 +432,15 @@ void TestLocalFaults::badRules_data()
         << QByteArray("{\"rules\":[{\"path\":\"/x\",\"action\":\"status\"}]}") << "status";
     QTest::newRow("delayMs missing")
         << QByteArray("{\"rules\":[{\"path\":\"/x\",\"action\":\"delay\"}]}") << "delayMs";
+    QTest::newRow("delayMs missing after")
+        << QByteArray("{\"rules\":[{\"path\":\"/x\",\"action\":\"delay-after\"}]}")
+        << "delayMs";
     QTest::newRow("count zero") << QByteArray(
         "{\"rules\":[{\"path\":\"/x\",\"action\":\"drop\",\"count\":0}]}")
                                 << "count";
+    QTest::newRow("metadata not strings")
+        << QByteArray("{\"rules\":[{\"path\":\"/x\",\"action\":\"drop\",\"metadata\":{\"a\":1}}]}")
+        << "metadata";
     QTest::newRow("second rule bad")
         << QByteArray("{\"rules\":[{\"path\":\"/x\",\"action\":\"drop\"},{\"path\":\"/y\"}]}")
         << "action";

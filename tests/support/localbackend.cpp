@@ -1,6 +1,7 @@
 #include "localbackend.h"
 
 #include <QElapsedTimer>
+#include <QFile>
 #include <QRandomGenerator>
 #include <QTest>
 
@@ -38,6 +39,8 @@ bool LocalBackend::start(int timeoutMs)
                                         QStringLiteral("--api-key"), m_apiKey}
                             + m_extraArgs);
     m_process->setProcessChannelMode(QProcess::SeparateChannels);
+    // Appended to: a restarted backend keeps what the earlier run printed.
+    m_process->setStandardErrorFile(stderrPath(), QIODevice::Append);
     // A test killed by CTest's timeout must not leave its backend (and sandboxes) behind.
     m_process->setChildProcessModifier([] { ::prctl(PR_SET_PDEATHSIG, SIGTERM); });
     m_process->start();
@@ -68,9 +71,8 @@ bool LocalBackend::start(int timeoutMs)
 
 QByteArray LocalBackend::stderrOutput()
 {
-    if (m_process)
-        m_stderr += m_process->readAllStandardError();
-    return m_stderr;
+    QFile file(stderrPath());
+    return file.open(QIODevice::ReadOnly) ? file.readAll() : QByteArray();
 }
 
 void LocalBackend::stop()

@@ -28,8 +28,11 @@ public:
     QString apiKey() const { return m_apiKey; }
     QString stateDir() const { return m_stateDir.path(); }
     QString errorString() const { return m_error; }
-    /// Everything the backend printed on stderr so far (for failure messages).
+    /// Everything the backend printed on stderr so far (for failure messages). It
+    /// goes to a file, not into this process: a long run (the soak) would otherwise
+    /// keep every line in the QProcess buffer and read that as the client's memory.
     QByteArray stderrOutput();
+    QString stderrPath() const { return m_logDir.filePath(QStringLiteral("stderr.log")); }
     QProcess *process() { return m_process.get(); }
 
     static QString binary(const QString &name);
@@ -37,10 +40,10 @@ public:
 private:
     QStringList m_extraArgs;
     QTemporaryDir m_stateDir;
+    QTemporaryDir m_logDir;
     QString m_apiKey;
     QUrl m_url;
     QString m_error;
-    QByteArray m_stderr;
     std::unique_ptr<QProcess> m_process;
 };
 

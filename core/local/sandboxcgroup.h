@@ -1,0 +1,55 @@
+#pragma once
+
+#include <QList>
+#include <QString>
+#include <QStringList>
+
+namespace sd::local {
+
+/// A sandbox's own control group: every process of the sandbox (its jail, each
+/// process envd starts) joins it before it runs anything, so what the sandbox may
+/// take is bounded whatever it forks: `pids.max` tasks, the template's memory and
+/// its CPU count as a quota.
+///
+/// Works where the backend may write the cgroup tree: cgroup v1 hierarchies (pids,
+/// memory, cpu) or a cgroup v2 tree whose controllers it may enable under its own
+/// group. The sandbox groups sit under one group of this backend, within the
+/// backend's own.
+class SandboxCgroup
+{
+public:
+    struct Limits
+    {
+        int maxTasks = 0; ///< processes and threads
+        qint64 memoryBytes = 0; ///< 0: none
+        int cpuCount = 0; ///< 0: none
+    };
+
+    /// Whether sandboxes get cgroups on this machine: empty when they do, else why
+    /// not. Decided once, by making and removing a group (blocking; startup only).
+    static QString unavailableReason();
+    /// "v1" or "v2" when available, else empty.
+    static QString version();
+
+    SandboxCgroup() = default;
+    ~SandboxCgroup();
+    SandboxCgroup(const SandboxCgroup &) = delete;
+    SandboxCgroup &operator=(const SandboxCgroup &) = delete;
+
+    /// Makes the group of `sandboxId` with `limits`; false with a reason in `error`.
+    bool create(const QString &sandboxId, const Limits &limits, QString *error);
+    bool isActive() const { return !m_dirs.isEmpty(); }
+
+    /// In a child between fork and exec: moves the calling process into the group.
+    /// Only writes to descriptors opened by create(), as a forked child may.
+    void joinFromChild() const;
+    /// Tasks in the group now (pids.current); -1 when unknown.
+    int taskCount() const;
+
+private:
+    QStringList m_dirs; ///< one per hierarchy (one with v2)
+    QString m_pidsDir;
+    QList<int> m_procsFds; ///< each group's cgroup.procs, open for writing
+};
+
+} // namespace sd::local

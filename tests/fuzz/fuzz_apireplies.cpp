@@ -1,0 +1,32 @@
+// Reads arbitrary bytes as each answer of the control plane: a created sandbox, a
+// list, a detail, logs, metrics, templates and an error body, into core/api types.
+
+#include "api/replydecoding.h"
+
+#include <cstddef>
+#include <cstdint>
+
+extern "C" int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
+{
+    using namespace sd;
+    const QByteArray body(reinterpret_cast<const char *>(data), qsizetype(size));
+    QString problem;
+    (void)serverMessageFromBody(body);
+    Sandbox created;
+    (void)readCreatedSandbox(body, &created, &problem);
+    if (const auto object = parseJsonObject(body, &problem)) {
+        (void)Sandbox::fromListed(*object, &problem);
+        (void)SandboxLogEntry::fromJson(*object, &problem);
+        const QJsonValue logs = object->value(QLatin1String("logs"));
+        (void)parseEach<SandboxLogEntry>(logs.toArray(), &SandboxLogEntry::fromJson, &problem);
+    }
+    if (const auto array = parseJsonArray(body, &problem)) {
+        (void)parseEach<Sandbox>(*array, &Sandbox::fromListed, &problem);
+        if (const auto metrics = parseEach<SandboxMetric>(*array, &SandboxMetric::fromJson, &problem)) {
+            for (const SandboxMetric &metric : *metrics)
+                (void)metric.toJson();
+        }
+        (void)parseEach<SandboxTemplate>(*array, &SandboxTemplate::fromJson, &problem);
+    }
+    return 0;
+}

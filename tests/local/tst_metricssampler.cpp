@@ -1,0 +1,110 @@
+// The metrics sampler of the local backend's data plane, in process: its walk over
+// /proc runs off the main thread, reads at most the processes it is allowed, and
+// what it reports still adds up.
+
+#include "local/processrunner.h"
+
+#include <QSignalSpy>
+#include <QTemporaryDir>
+#include <QTest>
+
+#include <memory>
+
+using namespace sd::local;
+
+class TestMetricsSampler : public QObject
+{
+    Q_OBJECT
+
+private:
+    QTemporaryDir m_state;
+    std::unique_ptr<ProcessRunner> m_runner;
+    QList<SandboxRuntime *> m_runtimes;
+
+    SandboxRuntime *newRuntime(const QString &id)
+    {
+        SandboxRuntimeConfig config;
+        config.sandboxId = id;
+        config.templateId = QStringLiteral("base");
+        QString error;
+        SandboxRuntime *runtime = m_runner->create(config, &error);
+        [&] { QVERIFY2(runtime, qPrintable(error)); }();
+        m_runtimes.append(runtime);
+        return runtime;
+    }
+
+    void startAndWait(SandboxRuntime *runtime, const QString &script)
+    {
+        sd::ProcessConfig config;
+        config.cmd = QStringLiteral("/bin/sh");
+        config.args = QStringList { QStringLiteral("-c"), script };
+        SandboxProcess *process = runtime->start(config, {}, false);
+        QSignalSpy started(process, &SandboxProcess::started);
+        QVERIFY(started.wait(30000));
+    }
+
+    /// Takes one sample and waits for it, without blocking the thread it is taken on.
+    void sample()
+    {
+        QSignalSpy sampled(m_runner.get(), &ProcessRunner::sampled);
+        m_runner->sampleNow();
+        QVERIFY(sampled.wait(30000));
+    }
+
+private Q_SLOTS:
+    void init()
+    {
+        m_runner = std::make_unique<ProcessRunner>(
+            ProcessRunner::Options { m_state.path(), Isolation::None, {}, 0 });
+    }
+
+    void cleanup()
+    {
+        for (SandboxRuntime *runtime : std::as_const(m_runtimes))
+            runtime->stop(QStringLiteral("test over"));
+        qDeleteAll(m_runtimes);
+        m_runtimes.clear();
+        m_runner.reset();
+    }
+
+    void memoryAndCpuStillAddUp()
+    {
+        SandboxRuntime *busy = newRuntime(QStringLiteral("metricsbusy000000001"));
+        SandboxRuntime *idle = newRuntime(QStringLiteral("metricsidle000000001"));
+        // 30 MB held in a shell variable, then a loop that keeps a CPU busy.
+        startAndWait(busy,
+            QStringLiteral("x=$(head -c 30000000 /dev/zero | tr '\\0' a); "
+                           "while :; do :; done"));
+        QTRY_VERIFY_WITH_TIMEOUT(
+            [&] {
+                sample();
+                const sd::SandboxMetric last = busy->metrics().constLast();
+                return last.memUsed >= 30000000 && last.cpuUsedPct > 0;
+            }(),
+            60000);
+        QCOMPARE(idle->metrics().constLast().memUsed, 0);
+        QCOMPARE(idle->metrics().constLast().cpuUsedPct, 0.0);
+    }
+
+    void walkIsBounded()
+    {
+        SandboxRuntime *crowded = newRuntime(QStringLiteral("metricscrowd00000001"));
+        startAndWait(crowded,
+            QStringLiteral("i=0; while [ $i -lt 40 ]; do sleep 600 & i=$((i + 1)); done; wait"));
+        QTRY_VERIFY_WITH_TIMEOUT(crowded->sandboxPids().size() > 40, 30000);
+        const qsizetype before = crowded->metrics().size();
+        m_runner->setMaxProcessesPerSample(10);
+        sample();
+        QCOMPARE(m_runner->lastSampleWalked(), 10);
+        // The sample still came, short of what it did not read.
+        QCOMPARE(crowded->metrics().size(), before + 1);
+
+        m_runner->setMaxProcessesPerSample(100000);
+        sample();
+        QVERIFY(m_runner->lastSampleWalked() > 40);
+        QVERIFY(crowded->metrics().constLast().memUsed > 0);
+    }
+};
+
+QTEST_GUILESS_MAIN(TestMetricsSampler)
+#include "tst_metricssampler.moc"
