@@ -23,4 +23,7 @@ set(CPACK_DEBIAN_PACKAGE_PRIORITY optional)
 set(CPACK_DEBIAN_PACKAGE_SHLIBDEPS ON)
 set(CPACK_DEBIAN_PACKAGE_DEPENDS
     "bubblewrap, default-dbus-session-bus | dbus-session-bus, gnome-keyring | keepassxc, qt6-qpa-plugins")
+# Qt's own words (standard buttons, the --help frame) in the user's language; without
+# it they stay English and everything else is still translated (compiled in).
+set(CPACK_DEBIAN_PACKAGE_RECOMMENDS "qt6-translations-l10n")
 include(CPack)

@@ -63,6 +63,17 @@ for program in "${programs[@]}"; do
     problems+=("${owner:-no Debian package} (for the program $program the tests run)")
 done
 
+# Files outside PATH the build and the tests use: Qt's translation tools (the
+# LinguistTools CMake package names them but another package holds them) and Qt's own
+# German translation, which the translation test expects the window to show.
+qt_bins=$(qtpaths6 --query QT_HOST_BINS 2>/dev/null || echo /usr/lib/qt6/bin)
+qt_translations=$(qtpaths6 --query QT_INSTALL_TRANSLATIONS 2>/dev/null || echo /usr/share/qt6/translations)
+for file in "$qt_bins/lupdate" "$qt_bins/lrelease" "$qt_translations/qtbase_de.qm"; do
+    [ -e "$file" ] || { problems+=("$file (used by the build or the tests; missing)"); continue; }
+    owner=$(owner_of "$file")
+    grep -qx "${owner:-none}" <<<"$closure" || problems+=("${owner:-no Debian package} (for $file)")
+done
+
 # Exact versions only: "1.2.3" or "npm:name@1.2.3".
 while read -r name version; do
     [[ $version =~ ^(npm:[@a-z0-9/._-]+@)?[0-9]+\.[0-9]+\.[0-9]+$ ]] \

@@ -6,6 +6,7 @@ set -euo pipefail
 packages=(
     cmake make g++ pkg-config curl
     qt6-base-dev qt6-httpserver-dev qt6-websockets-dev qtkeychain-qt6-dev qt6-svg-dev qt6-charts-dev libqt6opengl6-dev
+    qt6-tools-dev qt6-translations-l10n
     libgl-dev qt6-qpa-plugins
     bubblewrap slirp4netns
     clang-14 libclang-rt-14-dev

@@ -2,6 +2,8 @@
 
 #include "mainwindow.h"
 
+#include "common/logging.h"
+#include "common/sessionlog.h"
 #include "common/shutdownsignals.h"
 
 #include <QApplication>
@@ -12,6 +14,8 @@ namespace sd {
 
 int runDesktopApp(QApplication &app)
 {
+    // Before anything logs: Help > Session log shows this session's messages.
+    SessionLog::install();
     if (QCoreApplication::organizationName().isEmpty())
         QCoreApplication::setOrganizationName(QStringLiteral("sandbox-desk"));
     if (QCoreApplication::applicationName().isEmpty() || QCoreApplication::applicationName() == QLatin1String("sandbox-desk"))
@@ -25,8 +29,11 @@ int runDesktopApp(QApplication &app)
     DesktopOptions options;
     QCommandLineParser parser;
     const QCommandLineOption localPort(QStringLiteral("local-port"), QString(), QStringLiteral("PORT"));
-    parser.addOption(localPort);
+    const QCommandLineOption verbose(QStringLiteral("verbose"));
+    parser.addOptions({ localPort, verbose });
     parser.parse(app.arguments());
+    if (parser.isSet(verbose))
+        enableVerboseLogging();
     if (parser.isSet(localPort))
         options.localPort = quint16(parser.value(localPort).toUInt());
 

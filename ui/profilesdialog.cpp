@@ -1,6 +1,10 @@
 #include "profilesdialog.h"
 
+#include "cliloginprompt.h"
+
 #include "api/sandboxjobs.h"
+#include "profiles/e2bclilogin.h"
+#include "profiles/importkeyjob.h"
 #include "profiles/keystore.h"
 #include "profiles/profilestore.h"
 #include "profiles/resolveprofilejob.h"
@@ -36,6 +40,9 @@ ProfilesDialog::ProfilesDialog(ProfileStore *profiles, KeyStore *keys, QNetworkA
     , m_save(new QPushButton(tr("&Save"), this))
     , m_remove(new QPushButton(tr("&Remove"), this))
     , m_test(new QPushButton(tr("&Test connection"), this))
+    , m_importCliLogin(new QPushButton(tr("Use the E2B &CLI's login…"), this))
+    , m_cliLogin(new QLabel(this))
+    , m_cliLoginPath(E2bCliLogin::defaultPath())
 {
     setObjectName(QStringLiteral("profilesDialog"));
     setWindowTitle(tr("Profiles"));
@@ -54,6 +61,14 @@ ProfilesDialog::ProfilesDialog(ProfileStore *profiles, KeyStore *keys, QNetworkA
     listButtons->addWidget(add);
     listButtons->addWidget(m_remove);
     left->addLayout(listButtons);
+    m_importCliLogin->setObjectName(QStringLiteral("importCliLoginButton"));
+    m_importCliLogin->setAccessibleName(tr("Create an E2B profile with the key of the E2B CLI's login"));
+    m_cliLogin->setObjectName(QStringLiteral("cliLoginLabel"));
+    m_cliLogin->setWordWrap(true);
+    m_cliLogin->setMaximumWidth(260);
+    left->addWidget(m_importCliLogin);
+    left->addWidget(m_cliLogin);
+    connect(m_importCliLogin, &QPushButton::clicked, this, &ProfilesDialog::importCliLogin);
 
     m_kind->addItem(tr("E2B (cloud)"), int(Profile::Kind::E2B));
     m_kind->addItem(tr("Self-hosted E2B"), int(Profile::Kind::Custom));
@@ -110,7 +125,69 @@ ProfilesDialog::ProfilesDialog(ProfileStore *profiles, KeyStore *keys, QNetworkA
     connect(m_test, &QPushButton::clicked, this, &ProfilesDialog::testConnection);
     reloadList();
     showProfile({});
-    resize(720, 420);
+    updateCliLogin();
+    resize(760, 440);
+}
+
+void ProfilesDialog::setCliLoginPath(const QString &path)
+{
+    m_cliLoginPath = path;
+    updateCliLogin();
+}
+
+void ProfilesDialog::updateCliLogin()
+{
+    // Only what the file says about itself is kept; the key is read again on use.
+    const E2bCliLogin login = E2bCliLogin::read(m_cliLoginPath);
+    m_importCliLogin->setVisible(login.exists());
+    m_cliLogin->setVisible(login.exists());
+    m_importCliLogin->setEnabled(login.isUsable() && !m_importJob);
+    m_cliLogin->setText(login.isUsable() ? tr("The E2B CLI is logged in with %1.").arg(login.ownerDescription())
+                                         : login.problem());
+}
+
+void ProfilesDialog::importCliLogin()
+{
+    const E2bCliLogin login = E2bCliLogin::read(m_cliLoginPath);
+    if (!login.isUsable() || m_importJob) {
+        updateCliLogin();
+        return;
+    }
+    askToImportCliLogin(login, this, [this, login] {
+        if (m_importJob)
+            return;
+        auto *job = ImportKeyJob::fromCliLogin(m_profiles, m_keys, login, QProcessEnvironment::systemEnvironment(),
+                                               this);
+        m_importJob = job;
+        m_importCliLogin->setEnabled(false);
+        const QString keyDescription = cliLoginKeyDescription(login);
+        connect(job, &Job::finished, this, [this, job, keyDescription] {
+            m_importJob = nullptr;
+            updateCliLogin();
+            const QString id = job->profileId();
+            if (id.isEmpty()) {
+                m_result->setText(QStringLiteral("<span style=\"color:#d63b3b\">%1</span>")
+                                      .arg(tr("No E2B profile could be created: %1")
+                                               .arg(job->error().message())
+                                               .toHtmlEscaped()));
+                return;
+            }
+            reloadList(id);
+            showProfile(id);
+            if (job->hasError())
+                m_result->setText(tr("Added the profile \"%1\", but its key could not be stored: %2")
+                                      .arg(job->profileName(), job->error().message()));
+            else if (!job->created())
+                m_result->setText(tr("The profile \"%1\" already has %2.").arg(job->profileName(), keyDescription));
+            else if (!job->notice().isEmpty())
+                m_result->setText(tr("Added the profile \"%1\". %2").arg(job->profileName(), job->notice()));
+            else
+                m_result->setText(tr("Added the profile \"%1\" with %2, stored in the system keychain.")
+                                      .arg(job->profileName(), keyDescription));
+            Q_EMIT profileSaved(id);
+        });
+        job->start();
+    });
 }
 
 QString ProfilesDialog::testResult() const

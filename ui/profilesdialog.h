@@ -23,7 +23,8 @@ class ProfileStore;
 /// here once and goes to the OS keychain (KeyStore), never to QSettings; the field
 /// stays empty for a stored key ("leave empty to keep"). "Test connection" lists one
 /// page of sandboxes with what the form says and reports success or the server's
-/// message.
+/// message. When the E2B CLI is logged in (~/.e2b/config.json), "Use the E2B CLI's
+/// login…" turns its key into an E2B profile once the user confirms.
 class ProfilesDialog : public QDialog
 {
     Q_OBJECT
@@ -33,6 +34,8 @@ public:
                    QWidget *parent = nullptr);
 
     QString testResult() const;
+    /// The E2B CLI's config.json to offer (default: E2bCliLogin::defaultPath()).
+    void setCliLoginPath(const QString &path);
 
 Q_SIGNALS:
     /// A profile was saved (with its key, when one was typed).
@@ -47,6 +50,8 @@ private:
     void remove();
     void testConnection();
     void testWith(const ConnectionSettings &settings);
+    void updateCliLogin();
+    void importCliLogin();
 
     ProfileStore *m_profiles;
     KeyStore *m_keys;
@@ -63,8 +68,12 @@ private:
     QPushButton *m_save;
     QPushButton *m_remove;
     QPushButton *m_test;
+    QPushButton *m_importCliLogin;
+    QLabel *m_cliLogin;
+    QString m_cliLoginPath;
     QString m_editingId;
     QPointer<Job> m_testJob;
+    QPointer<Job> m_importJob;
 };
 
 } // namespace sd

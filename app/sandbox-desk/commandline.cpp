@@ -9,6 +9,7 @@
 #include "profiles/profilestore.h"
 #include "profiles/resolveprofilejob.h"
 #include "session/session.h"
+#include "common/logging.h"
 #include "common/shutdownsignals.h"
 
 #include <QCoreApplication>
@@ -104,6 +105,10 @@ QString toString(CreationStep::Kind kind)
         return QStringLiteral("gateway_output");
     case CreationStep::Kind::OrphanKilled:
         return QStringLiteral("orphan_killed");
+    case CreationStep::Kind::Killed:
+        return QStringLiteral("killed");
+    case CreationStep::Kind::KillFailed:
+        return QStringLiteral("kill_failed");
     }
     return {};
 }
@@ -116,7 +121,8 @@ QJsonArray timelineJson(const QList<CreationStep> &timeline)
             { QStringLiteral("state"), toString(step.state) },
             { QStringLiteral("time"), orNull(isoTime(step.time)) },
             { QStringLiteral("detail"), orNull(step.detail) },
-            { QStringLiteral("failed"), step.failed } });
+            { QStringLiteral("failed"), step.failed },
+            { QStringLiteral("interrupted"), step.interrupted } });
     }
     return steps;
 }
@@ -132,6 +138,8 @@ QJsonObject recordJson(const CreationRecord &r)
         { QStringLiteral("state"),
             r.isFinished() ? toString(r.state) : QStringLiteral("unfinished") },
         { QStringLiteral("lastState"), toString(r.state) },
+        // Beside `state`, whose values stay: a cancel after allocation is rolled_back.
+        { QStringLiteral("cancelled"), r.endedCancelled() },
         { QStringLiteral("error"), orNull(r.error) },
         { QStringLiteral("gatewayStderr"), r.gatewayStderr },
         { QStringLiteral("rollback"), rollbackJson(r.rollback) },
@@ -139,6 +147,7 @@ QJsonObject recordJson(const CreationRecord &r)
             r.orphanReason ? QJsonValue(toString(*r.orphanReason)) : QJsonValue() },
         { QStringLiteral("foundSandboxIds"), QJsonArray::fromStringList(r.foundSandboxIds) },
         { QStringLiteral("orphansKilled"), QJsonArray::fromStringList(r.orphansKilled) },
+        { QStringLiteral("killedAt"), orNull(isoTime(r.killedAt)) },
         { QStringLiteral("timeline"), timelineJson(r.timeline) } };
     return json;
 }
@@ -198,7 +207,8 @@ CommandLine::CommandLine(QObject *parent)
     m_parser.setApplicationDescription(
         tr("Sandbox Desk: create, list and clean up E2B sandboxes, orphans flagged.\n\n"
            "Without an action it opens the window on the last profile used; only\n"
-           "--local-port applies there. With one action (--list, --orphans,\n"
+           "--local-port and --verbose apply there (Help > Session log shows the\n"
+           "window's messages). With one action (--list, --orphans,\n"
            "--kill-orphans, --create, --kill, --history) it runs without a window,\n"
            "prints the result and exits with:\n"
            "  0 success, 1 the operation failed, 2 bad usage or input rejected before\n"
@@ -248,6 +258,9 @@ CommandLine::CommandLine(QObject *parent)
         { QStringLiteral("timeout"), tr("The sandbox's lifetime in seconds (default 300)."),
             tr("SECONDS") },
         { QStringLiteral("force"), tr("Create even if the MCP configuration check finds errors.") },
+        { QStringLiteral("verbose"),
+            tr("Print debug messages of the sd.* categories on stderr, with time, category and "
+               "level; in the window, show them in Help > Session log too. Secrets are never logged.") },
     });
     m_parser.addPositionalArgument(
         QStringLiteral("ids"), tr("Sandbox ids for --kill."), tr("[ID...]"));
@@ -279,6 +292,8 @@ bool CommandLine::parse(const QStringList &arguments)
         m_exitCode = Success;
         return false;
     }
+    if (m_parser.isSet(QStringLiteral("verbose")))
+        enableVerboseLogging();
     m_json = m_parser.isSet(QStringLiteral("json"));
     const auto usage = [&](const QString &message) {
         err << message << "\n" << tr("Try --help.") << "\n";
@@ -306,7 +321,7 @@ bool CommandLine::parse(const QStringList &arguments)
             if (m_parser.isSet(name))
                 return usage(tr("--%1 belongs to the command-line mode: add an action (%2). "
                                 "Without an action sandbox-desk opens the window, which takes "
-                                "only --local-port.")
+                                "only --local-port and --verbose.")
                                  .arg(name, actionList));
         }
     }
@@ -578,7 +593,9 @@ void CommandLine::runKill()
         target.sandboxId = id;
         targets.append(target);
     }
-    auto *kill = new KillOrphansJob(m_network, m_settings, nullptr, targets, {}, this);
+    // A sandbox of one of our creations: the kill joins that creation's timeline.
+    auto *kill
+        = new KillOrphansJob(m_network, m_settings, m_session->journal(), targets, {}, this);
     if (!m_json) {
         connect(kill, &KillOrphansJob::orphanDone, this,
             [this](const QString &id, const QString &error) {
@@ -608,7 +625,7 @@ void CommandLine::runHistory()
         array.append(recordJson(r));
         text += QStringLiteral("%1  %2  %3  %4  %5%6\n")
                     .arg(isoTime(r.startedAt), r.creationId, r.templateId,
-                        r.isFinished() ? toString(r.state)
+                        r.isFinished() ? toString(r.shownState())
                                        : tr("unfinished (%1)").arg(toString(r.state)),
                         r.sandboxId.isEmpty() ? QStringLiteral("-") : r.sandboxId,
                         r.error.isEmpty() ? QString() : QStringLiteral("  ") + r.error);
@@ -686,6 +703,7 @@ void CommandLine::runCreate()
                 { QStringLiteral("sandboxId"), orNull(job->sandboxId()) },
                 { QStringLiteral("templateId"), job->templateId() },
                 { QStringLiteral("state"), toString(state) },
+                { QStringLiteral("cancelled"), job->endedCancelled() },
                 { QStringLiteral("error"), orNull(job->errorMessage()) },
                 { QStringLiteral("gatewayStderr"), QString::fromUtf8(job->gatewayStderr()) },
                 { QStringLiteral("rollback"), rollbackJson(job->rollback()) },

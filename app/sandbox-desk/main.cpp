@@ -1,7 +1,9 @@
 #include "commandline.h"
 #include "desktopapp.h"
+#include "translations.h"
 
 #include <QApplication>
+#include <QLocale>
 
 int main(int argc, char **argv)
 {
@@ -12,8 +14,10 @@ int main(int argc, char **argv)
     if (sd::isCommandLineMode(argc, argv)) {
         // No display needed: the command-line mode never creates a widget.
         QCoreApplication app(argc, argv);
+        sd::installTranslations(QLocale());
         return sd::runCommandLine(app);
     }
     QApplication app(argc, argv);
+    sd::installTranslations(QLocale());
     return sd::runDesktopApp(app);
 }

@@ -11,3 +11,14 @@ Q_DECLARE_LOGGING_CATEGORY(lcJournal)
 Q_DECLARE_LOGGING_CATEGORY(lcOrphans)
 Q_DECLARE_LOGGING_CATEGORY(lcProfiles)
 Q_DECLARE_LOGGING_CATEGORY(lcLocal)
+
+namespace sd {
+
+/// --verbose: turns on debug output of every sd.* category. It wins over
+/// QT_LOGGING_RULES for those categories (other categories keep their rules), and
+/// messages on stderr then carry their time, category and level.
+void enableVerboseLogging();
+/// Whether enableVerboseLogging() was called in this process.
+bool verboseLoggingEnabled();
+
+} // namespace sd

@@ -84,8 +84,17 @@ for program in sandbox-desk sandbox-desk-local; do
         || fail "$program --version failed: $out"
     grep -q "$version" <<<"$out" || fail "$program --version printed: $out"
 done
+# The translations are compiled in: the installed program speaks German under a German
+# locale, with nothing installed beside it.
+out=$(env -u LANGUAGE -u LC_ALL -u LC_MESSAGES LANG=de_DE.UTF-8 "$root/usr/bin/sandbox-desk" --help 2>&1) \
+    || fail "sandbox-desk --help under LANG=de_DE.UTF-8 failed: $out"
+grep -q 'Alle Sandboxes auflisten' <<<"$out" || fail "sandbox-desk --help under LANG=de_DE.UTF-8 printed: $out"
 page=$(zcat "$root/usr/share/man/man1/sandbox-desk.1.gz")
 grep -qF 'kill\-orphans' <<<"$page" || fail "the sandbox-desk manual page lacks the command-line options"
+for program in sandbox-desk sandbox-desk-local; do
+    zcat "$root/usr/share/man/man1/$program.1.gz" | grep -qF 'verbose' \
+        || fail "the $program manual page lacks --verbose"
+done
 
 # The installed backend, on a free port, with its own state and key.
 unset E2B_API_KEY E2B_DOMAIN E2B_API_URL E2B_SANDBOX_URL

@@ -42,6 +42,7 @@ expect "qtkeychain-qt6-dev" catches_missing qtkeychain-qt6-dev Qt6Keychain
 expect "bubblewrap (bwrap)" catches_missing bubblewrap bwrap
 expect "gnome-keyring (gnome-keyring-daemon)" catches_missing gnome-keyring gnome-keyring-daemon
 expect "xvfb (xvfb-run)" catches_missing xvfb xvfb-run
+expect "qt6-translations-l10n (qtbase_de.qm)" catches_missing qt6-translations-l10n qtbase_de.qm
 expect "an npm version range" catches_floating_npm
 echo "$passed passed, $failed failed"
 [ "$failed" -eq 0 ]

@@ -1,3 +1,4 @@
+#include "clilogin.h"
 #include "firstrunhint.h"
 #include "localbackend.h"
 #include "mainwindow.h"
@@ -10,7 +11,10 @@
 #include <QAction>
 #include <QApplication>
 #include <QComboBox>
+#include <QCryptographicHash>
 #include <QFile>
+#include <QMessageBox>
+#include <QPushButton>
 #include <QProcess>
 #include <QSettings>
 #include <QSignalSpy>
@@ -44,6 +48,15 @@ QList<Profile> e2bProfiles(const MainWindow &window)
 
 using test::settingsFileContains;
 
+/// Clicks `button` and waits for the hint's import to end; false when it did not
+/// end or ended badly (the hint's text says why).
+bool importBy(FirstRunHint *hint, QAbstractButton *button)
+{
+    QSignalSpy imported(hint, &FirstRunHint::importFinished);
+    button->click();
+    return imported.wait(kWait) && imported.first().at(0).toBool();
+}
+
 // Set in the child process of withoutKeychainTheHintSaysSo().
 constexpr char kNoKeychainMarker[] = "SD_TEST_NO_KEYCHAIN";
 
@@ -65,9 +78,18 @@ private Q_SLOTS:
     void existingProfileWithTheKeyIsReused();
     void withoutKeyTheHintOnlyExplains();
     void withoutKeychainTheHintSaysSo();
+    void cliLoginBecomesAProfileInTwoClicks_data();
+    void cliLoginBecomesAProfileInTwoClicks();
+    void cancellingTheCliConfirmationStoresNothing();
+    void cliKeyAlreadyStoredIsReused();
+    void unusableCliLoginIsExplained();
 
 private:
     std::unique_ptr<MainWindow> makeWindow();
+    /// Writes the E2B CLI's login for the next window; returns its path.
+    QString writeCliLogin(const QByteArray &content);
+    /// Clicks the hint's "Use the E2B CLI's login…" and returns the confirmation.
+    QMessageBox *askForCliLogin();
     /// The hint's button for `objectName`, or null.
     QToolButton *hintButton(const QString &objectName) const;
 
@@ -78,6 +100,7 @@ private:
     QTemporaryDir m_journalDir;
     KeyStore m_keys;
     QStringList m_createdProfiles;
+    QString m_cliLoginPath;
 };
 
 void TestFirstRunHint::initTestCase()
@@ -92,6 +115,7 @@ void TestFirstRunHint::initTestCase()
 void TestFirstRunHint::init()
 {
     QSettings().clear(); // a first launch
+    m_cliLoginPath.clear();
     qunsetenv("E2B_API_KEY");
     qunsetenv("E2B_DOMAIN");
 }
@@ -109,7 +133,22 @@ void TestFirstRunHint::cleanup()
 
 std::unique_ptr<MainWindow> TestFirstRunHint::makeWindow()
 {
-    return test::makeWindow(m_local, m_journalDir.path());
+    return test::makeWindow(m_local, m_journalDir.path(), false, m_cliLoginPath);
+}
+
+QString TestFirstRunHint::writeCliLogin(const QByteArray &content)
+{
+    m_cliLoginPath = m_configDir.filePath(QStringLiteral("home/.e2b/config.json"));
+    return test::writeCliLogin(m_cliLoginPath, content) ? m_cliLoginPath : QString();
+}
+
+QMessageBox *TestFirstRunHint::askForCliLogin()
+{
+    QToolButton *use = hintButton(QStringLiteral("useCliLoginButton"));
+    if (!use || !use->isVisible())
+        return nullptr;
+    use->click();
+    return m_window->firstRunHint()->findChild<QMessageBox *>(QStringLiteral("cliLoginConfirmation"));
 }
 
 QToolButton *TestFirstRunHint::hintButton(const QString &objectName) const
@@ -154,10 +193,7 @@ void TestFirstRunHint::useEnvironmentKeyCreatesAProfile()
     QVERIFY(!use->accessibleName().isEmpty());
     QVERIFY(e2bProfiles(*m_window).isEmpty());
 
-    QSignalSpy imported(hint, &FirstRunHint::importFinished);
-    use->click();
-    QVERIFY(imported.wait(kWait));
-    QVERIFY2(imported.first().at(0).toBool(), qPrintable(hint->text()));
+    QVERIFY2(importBy(hint, use), qPrintable(hint->text()));
 
     // One new E2B profile on the domain, and the window switched to it.
     const QList<Profile> created = e2bProfiles(*m_window);
@@ -218,10 +254,7 @@ void TestFirstRunHint::existingProfileWithTheKeyIsReused()
     QVERIFY(hint);
     QToolButton *use = hintButton(QStringLiteral("useEnvironmentKeyButton"));
     QVERIFY(use);
-    QSignalSpy imported(hint, &FirstRunHint::importFinished);
-    use->click();
-    QVERIFY(imported.wait(kWait));
-    QVERIFY2(imported.first().at(0).toBool(), qPrintable(hint->text()));
+    QVERIFY2(importBy(hint, use), qPrintable(hint->text()));
 
     // No duplicate: the window uses the profile that had the key.
     const QList<Profile> e2b = e2bProfiles(*m_window);
@@ -288,6 +321,144 @@ void TestFirstRunHint::withoutKeychainTheHintSaysSo()
     QVERIFY2(output.contains(QStringLiteral("PASS   : NoKeychainScenario::useEnvironmentKey()")), qPrintable(output));
 }
 
+void TestFirstRunHint::cliLoginBecomesAProfileInTwoClicks_data()
+{
+    QTest::addColumn<int>("version");
+    QTest::addColumn<QString>("owner");
+    QTest::newRow("project login") << 2 << QStringLiteral("the project “Data team sandbox” (prj-7f3a)");
+    QTest::newRow("team login") << 1 << QStringLiteral("the team “Ada's team” (team-42)");
+}
+
+void TestFirstRunHint::cliLoginBecomesAProfileInTwoClicks()
+{
+    QFETCH(int, version);
+    QFETCH(QString, owner);
+    const QString key = fakeKey();
+    const QString token = fakeKey();
+    const QString path = writeCliLogin(QJsonDocument(test::cliLoginJson(version, key, token)).toJson());
+    QVERIFY(!path.isEmpty());
+    QFile file(path);
+    QVERIFY(file.open(QIODevice::ReadOnly));
+    const QByteArray before = file.readAll();
+    file.close();
+
+    m_window = makeWindow();
+    FirstRunHint *hint = m_window->firstRunHint();
+    QVERIFY(hint);
+    QVERIFY2(hint->text().contains(QStringLiteral("The E2B CLI is logged in with ") + owner), qPrintable(hint->text()));
+    QVERIFY(!hint->text().contains(key));
+    QVERIFY(!hintButton(QStringLiteral("useEnvironmentKeyButton"))); // no E2B_API_KEY here
+
+    // Click one: the question names the project or team and the file, not the key.
+    QMessageBox *confirmation = askForCliLogin();
+    QVERIFY(confirmation);
+    QVERIFY(confirmation->isVisible());
+    QVERIFY2(confirmation->text().contains(owner), qPrintable(confirmation->text()));
+    QVERIFY(confirmation->text().contains(path));
+    QVERIFY(confirmation->text().contains(QStringLiteral("keychain")));
+    QVERIFY(!confirmation->text().contains(key));
+    QVERIFY(!confirmation->informativeText().contains(token));
+    QVERIFY(e2bProfiles(*m_window).isEmpty()); // nothing copied before the answer
+
+    // Click two.
+    auto *copy = confirmation->findChild<QPushButton *>(QStringLiteral("copyCliKeyButton"));
+    QVERIFY(copy);
+    QVERIFY2(importBy(hint, copy), qPrintable(hint->text()));
+
+    const QList<Profile> created = e2bProfiles(*m_window);
+    QCOMPARE(created.size(), 1);
+    const Profile profile = created.first();
+    m_createdProfiles.append(profile.id);
+    QCOMPARE(profile.name, QStringLiteral("E2B"));
+    QCOMPARE(profile.domain, QStringLiteral("e2b.app"));
+    QCOMPARE(m_window->profileId(), profile.id);
+    QVERIFY2(hint->text().contains(QStringLiteral("Added the profile \"E2B\" with the E2B CLI's key for ") + owner),
+             qPrintable(hint->text()));
+    QVERIFY(hint->type() == MessageBanner::Type::Positive);
+    QVERIFY(!hint->text().contains(key));
+
+    KeyStore keys;
+    std::unique_ptr<ReadKeyJob> read(keys.readKey(profile.id));
+    QVERIFY(runJob(read.get()));
+    QVERIFY(read->source() == KeySource::Keychain);
+    QVERIFY2(read->key() == key, "the keychain holds another key");
+    QVERIFY(!settingsFileContains(key));
+    QVERIFY(!settingsFileContains(token));
+    // The CLI's file is as it was.
+    QVERIFY(file.open(QIODevice::ReadOnly));
+    QVERIFY(file.readAll() == before);
+
+    m_window.reset();
+    m_window = makeWindow();
+    QVERIFY(!m_window->firstRunHint());
+}
+
+void TestFirstRunHint::cancellingTheCliConfirmationStoresNothing()
+{
+    const QString key = fakeKey();
+    QVERIFY(!writeCliLogin(QJsonDocument(test::cliLoginJson(2, key, fakeKey())).toJson()).isEmpty());
+    m_window = makeWindow();
+    QMessageBox *confirmation = askForCliLogin();
+    QVERIFY(confirmation);
+    QPointer<QMessageBox> guard(confirmation);
+    confirmation->button(QMessageBox::Cancel)->click();
+    QTRY_VERIFY(!guard);
+    QCoreApplication::processEvents();
+    QVERIFY(e2bProfiles(*m_window).isEmpty());
+    QCOMPARE(m_window->profileId(), Profile::localId());
+    FirstRunHint *hint = m_window->firstRunHint();
+    QVERIFY(!hint->isBusy());
+    // Still offered, here and on the next launch.
+    QVERIFY(hintButton(QStringLiteral("useCliLoginButton"))->isEnabled());
+    m_window.reset();
+    m_window = makeWindow();
+    QVERIFY(m_window->firstRunHint());
+    QVERIFY(hintButton(QStringLiteral("useCliLoginButton")));
+}
+
+void TestFirstRunHint::cliKeyAlreadyStoredIsReused()
+{
+    const QString key = fakeKey();
+    KeyStore keys;
+    QSettings settings;
+    ProfileStore profiles(&settings);
+    std::unique_ptr<SaveProfileJob> save(
+        new SaveProfileJob(&profiles, &keys, Profile::e2b(QStringLiteral("My E2B")), key));
+    QVERIFY(runJob(save.get()));
+    const QString existing = save->profileId();
+    m_createdProfiles.append(existing);
+    QVERIFY(!writeCliLogin(QJsonDocument(test::cliLoginJson(2, key, fakeKey())).toJson()).isEmpty());
+
+    m_window = makeWindow();
+    FirstRunHint *hint = m_window->firstRunHint();
+    QMessageBox *confirmation = askForCliLogin();
+    QVERIFY(confirmation);
+    auto *copy = confirmation->findChild<QPushButton *>(QStringLiteral("copyCliKeyButton"));
+    QVERIFY(copy);
+    QVERIFY2(importBy(hint, copy), qPrintable(hint->text()));
+
+    const QList<Profile> e2b = e2bProfiles(*m_window);
+    QCOMPARE(e2b.size(), 1);
+    QCOMPARE(e2b.first().id, existing);
+    QCOMPARE(m_window->profileId(), existing);
+    QCOMPARE(hint->text(), QStringLiteral("The profile \"My E2B\" already has the E2B CLI's key for the project "
+                                          "“Data team sandbox” (prj-7f3a); switched to it."));
+}
+
+void TestFirstRunHint::unusableCliLoginIsExplained()
+{
+    const QString path = writeCliLogin(QByteArray("{\"version\": 2, \"projectApiKey\": \"e2b_cut"));
+    QVERIFY(!path.isEmpty());
+    m_window = makeWindow();
+    FirstRunHint *hint = m_window->firstRunHint();
+    QVERIFY(hint);
+    QVERIFY2(hint->text().contains(QStringLiteral("The E2B CLI's login cannot be used: %1 is not a JSON object.")
+                                       .arg(path)),
+             qPrintable(hint->text()));
+    QVERIFY(!hint->text().contains(QStringLiteral("e2b_cut")));
+    QVERIFY(!hintButton(QStringLiteral("useCliLoginButton")));
+}
+
 /// Run in a child process with no keychain: the hint still makes the profile, keeps
 /// the key for this session only, and says so with the KeyStore's sentence.
 class NoKeychainScenario : public QObject
@@ -311,10 +482,7 @@ private Q_SLOTS:
         QVERIFY(hint);
         auto *use = hint->findChild<QToolButton *>(QStringLiteral("useEnvironmentKeyButton"));
         QVERIFY(use);
-        QSignalSpy imported(hint, &FirstRunHint::importFinished);
-        use->click();
-        QVERIFY(imported.wait(kWait));
-        QVERIFY2(imported.first().at(0).toBool(), qPrintable(hint->text()));
+        QVERIFY2(importBy(hint, use), qPrintable(hint->text()));
         QVERIFY2(hint->text().contains(KeyStore::unavailableMessage()), qPrintable(hint->text()));
         QVERIFY(hint->type() == MessageBanner::Type::Warning);
         const QList<Profile> created = e2bProfiles(*window);

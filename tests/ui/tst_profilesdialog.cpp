@@ -1,3 +1,4 @@
+#include "clilogin.h"
 #include "profiles/keystore.h"
 #include "profiles/profilestore.h"
 #include "profilesdialog.h"
@@ -6,7 +7,9 @@
 
 #include <QDir>
 #include <QFile>
+#include <QLabel>
 #include <QListWidget>
+#include <QMessageBox>
 #include <QStandardPaths>
 
 #include <QLineEdit>
@@ -29,8 +32,19 @@ private Q_SLOTS:
     void initTestCase();
     void savesTheKeyInTheKeychainOnly();
     void listsTheLocalProfileWithOnlyItsPortEditable();
+    void usesTheCliLoginInTwoClicks();
+    void unusableCliLoginIsExplained();
 
 private:
+    /// Fresh stores for a dialog that offers the E2B CLI's login at a given path.
+    struct Stores
+    {
+        QSettings settings;
+        ProfileStore profiles { &settings };
+        KeyStore keys;
+        QNetworkAccessManager network;
+    };
+    void showDialog(Stores &stores, const QString &cliLoginPath);
     QLineEdit *field(const QString &accessibleName) const;
     QPushButton *button(const QString &text) const;
 
@@ -42,6 +56,13 @@ void TestProfilesDialog::initTestCase()
 {
     QVERIFY(m_configDir.isValid());
     test::useTestSettings(m_configDir.path(), QStringLiteral("tst_profilesdialog"));
+}
+
+void TestProfilesDialog::showDialog(Stores &stores, const QString &cliLoginPath)
+{
+    m_dialog = std::make_unique<ProfilesDialog>(&stores.profiles, &stores.keys, &stores.network);
+    m_dialog->setCliLoginPath(cliLoginPath);
+    m_dialog->show();
 }
 
 QLineEdit *TestProfilesDialog::field(const QString &accessibleName) const
@@ -168,6 +189,89 @@ void TestProfilesDialog::savesTheKeyInTheKeychainOnly()
 
     // Leave the keyring as it was.
     QVERIFY(test::runJob(fresh.deleteKey(id)));
+}
+
+// A team login (the CLI's version 1 file): the dialog names the team, asks, and the
+// key goes to the keychain as an E2B profile; the file stays as it was.
+void TestProfilesDialog::usesTheCliLoginInTwoClicks()
+{
+    const QString key = QStringLiteral("e2b_test_key_") + QUuid::createUuid().toString(QUuid::Id128);
+    const QString path = m_configDir.filePath(QStringLiteral("home/.e2b/config.json"));
+    const QByteArray content = QJsonDocument(test::cliLoginJson(1, key, QStringLiteral("sk_e2b_token"))).toJson();
+    QVERIFY(test::writeCliLogin(path, content));
+    Stores stores;
+    ProfileStore &profiles = stores.profiles;
+    showDialog(stores, path);
+    const int before = profiles.profiles().size();
+
+    auto *label = m_dialog->findChild<QLabel *>(QStringLiteral("cliLoginLabel"));
+    QVERIFY(label && label->isVisible());
+    QCOMPARE(label->text(), QStringLiteral("The E2B CLI is logged in with the team “Ada's team” (team-42)."));
+    auto *use = m_dialog->findChild<QPushButton *>(QStringLiteral("importCliLoginButton"));
+    QVERIFY(use && use->isVisible() && use->isEnabled());
+    use->click();
+    auto *confirmation = m_dialog->findChild<QMessageBox *>(QStringLiteral("cliLoginConfirmation"));
+    QVERIFY(confirmation);
+    QVERIFY(confirmation->text().contains(QStringLiteral("the team “Ada's team” (team-42)")));
+    QCOMPARE(profiles.profiles().size(), before);
+
+    QSignalSpy saved(m_dialog.get(), &ProfilesDialog::profileSaved);
+    confirmation->findChild<QPushButton *>(QStringLiteral("copyCliKeyButton"))->click();
+    QVERIFY(saved.wait(20000));
+    const QString id = saved.first().at(0).toString();
+    const std::optional<Profile> profile = profiles.profile(id);
+    QVERIFY(profile);
+    QVERIFY(profile->kind == Profile::Kind::E2B);
+    QCOMPARE(profiles.profiles().size(), before + 1);
+    QCOMPARE(m_dialog->findChild<QListWidget *>()->currentItem()->data(Qt::UserRole).toString(), id);
+    QCOMPARE(m_dialog->testResult(), QStringLiteral("Added the profile \"%1\" with the E2B CLI's key for the team "
+                                                    "“Ada's team” (team-42), stored in the system keychain.")
+                                         .arg(profile->name));
+
+    KeyStore fresh;
+    std::unique_ptr<ReadKeyJob> read(fresh.readKey(id));
+    QVERIFY(test::runJob(read.get()));
+    QVERIFY(read->source() == KeySource::Keychain);
+    QVERIFY2(read->key() == key, "the keychain holds another key");
+    QVERIFY(!test::settingsFileContains(key));
+    QFile file(path);
+    QVERIFY(file.open(QIODevice::ReadOnly));
+    QVERIFY(file.readAll() == content);
+
+    // Asked again, the same key finds its profile instead of making a second.
+    use->click();
+    confirmation = m_dialog->findChild<QMessageBox *>(QStringLiteral("cliLoginConfirmation"));
+    QVERIFY(confirmation);
+    QSignalSpy again(m_dialog.get(), &ProfilesDialog::profileSaved);
+    confirmation->findChild<QPushButton *>(QStringLiteral("copyCliKeyButton"))->click();
+    QVERIFY(again.wait(20000));
+    QCOMPARE(again.first().at(0).toString(), id);
+    QCOMPARE(profiles.profiles().size(), before + 1);
+    QVERIFY2(m_dialog->testResult().contains(QStringLiteral("already has the E2B CLI's key")),
+             qPrintable(m_dialog->testResult()));
+
+    QVERIFY(test::runJob(fresh.deleteKey(id)));
+    profiles.remove(id);
+}
+
+void TestProfilesDialog::unusableCliLoginIsExplained()
+{
+    const QString path = m_configDir.filePath(QStringLiteral("broken/.e2b/config.json"));
+    QJsonObject config = test::cliLoginJson(2, QStringLiteral("e2b_x"), QStringLiteral("sk_e2b_token"));
+    config.insert(QStringLiteral("version"), 7);
+    QVERIFY(test::writeCliLogin(path, QJsonDocument(config).toJson()));
+    Stores stores;
+    showDialog(stores, path);
+    auto *use = m_dialog->findChild<QPushButton *>(QStringLiteral("importCliLoginButton"));
+    QVERIFY(use && use->isVisible());
+    QVERIFY(!use->isEnabled());
+    auto *label = m_dialog->findChild<QLabel *>(QStringLiteral("cliLoginLabel"));
+    QVERIFY2(label->text().contains(QStringLiteral("has a version this app does not know")), qPrintable(label->text()));
+
+    // No file: nothing offered.
+    m_dialog->setCliLoginPath(m_configDir.filePath(QStringLiteral("nowhere/config.json")));
+    QVERIFY(use->isHidden());
+    QVERIFY(label->isHidden());
 }
 
 QTEST_MAIN(TestProfilesDialog)

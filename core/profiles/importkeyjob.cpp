@@ -1,5 +1,6 @@
-#include "importenvironmentkeyjob.h"
+#include "importkeyjob.h"
 
+#include "profiles/e2bclilogin.h"
 #include "profiles/keystore.h"
 #include "profiles/profilestore.h"
 #include "profiles/saveprofilejob.h"
@@ -14,27 +15,43 @@ const QString domainVariable = QStringLiteral("E2B_DOMAIN");
 const QString defaultDomain = QStringLiteral("e2b.app");
 } // namespace
 
-ImportEnvironmentKeyJob::ImportEnvironmentKeyJob(ProfileStore *profiles, KeyStore *keys,
-                                                 const QProcessEnvironment &env, QObject *parent)
+ImportKeyJob::ImportKeyJob(ProfileStore *profiles, KeyStore *keys, QString key, const QProcessEnvironment &env,
+                           QString missingKey, QObject *parent)
     : Job(parent)
     , m_profiles(profiles)
     , m_keys(keys)
-    , m_key(env.value(keyVariable).trimmed())
+    , m_key(std::move(key))
     , m_domain(env.value(domainVariable).trimmed())
+    , m_missingKey(std::move(missingKey))
 {
     if (m_domain.isEmpty())
         m_domain = defaultDomain;
 }
 
-bool ImportEnvironmentKeyJob::hasKey(const QProcessEnvironment &env)
+ImportKeyJob *ImportKeyJob::fromEnvironment(ProfileStore *profiles, KeyStore *keys, const QProcessEnvironment &env,
+                                            QObject *parent)
+{
+    return new ImportKeyJob(profiles, keys, env.value(keyVariable).trimmed(), env, tr("E2B_API_KEY is not set."),
+                            parent);
+}
+
+ImportKeyJob *ImportKeyJob::fromCliLogin(ProfileStore *profiles, KeyStore *keys, const E2bCliLogin &login,
+                                         const QProcessEnvironment &env, QObject *parent)
+{
+    const QString missing = login.exists() ? login.problem()
+                                           : tr("The E2B CLI is not logged in (%1 does not exist).").arg(login.path());
+    return new ImportKeyJob(profiles, keys, login.isUsable() ? login.apiKey() : QString(), env, missing, parent);
+}
+
+bool ImportKeyJob::hasEnvironmentKey(const QProcessEnvironment &env)
 {
     return !env.value(keyVariable).trimmed().isEmpty();
 }
 
-void ImportEnvironmentKeyJob::doStart()
+void ImportKeyJob::doStart()
 {
     if (m_key.isEmpty()) {
-        emitError(Error::rejected(tr("E2B_API_KEY is not set.")));
+        emitError(Error::rejected(m_missingKey));
         return;
     }
     if (!m_profiles || !m_keys) {
@@ -48,7 +65,7 @@ void ImportEnvironmentKeyJob::doStart()
     checkNext();
 }
 
-void ImportEnvironmentKeyJob::checkNext()
+void ImportKeyJob::checkNext()
 {
     if (m_candidates.isEmpty()) {
         createProfile();
@@ -72,7 +89,7 @@ void ImportEnvironmentKeyJob::checkNext()
     read->start();
 }
 
-void ImportEnvironmentKeyJob::createProfile()
+void ImportKeyJob::createProfile()
 {
     const Profile profile = Profile::e2b(
         freeName(m_domain == defaultDomain ? tr("E2B") : tr("E2B (%1)").arg(m_domain)), m_domain);
@@ -93,7 +110,7 @@ void ImportEnvironmentKeyJob::createProfile()
     save->start();
 }
 
-QString ImportEnvironmentKeyJob::freeName(const QString &wanted) const
+QString ImportKeyJob::freeName(const QString &wanted) const
 {
     QSet<QString> taken;
     for (const Profile &profile : m_profiles->profiles())
@@ -104,7 +121,7 @@ QString ImportEnvironmentKeyJob::freeName(const QString &wanted) const
     return name;
 }
 
-void ImportEnvironmentKeyJob::doCancel()
+void ImportKeyJob::doCancel()
 {
     if (m_step) {
         m_step->disconnect(this);
