@@ -16,6 +16,7 @@
 #include <QLabel>
 #include <QLineEdit>
 #include <QLineSeries>
+#include <QPlainTextEdit>
 #include <QPushButton>
 #include <QTableWidget>
 #include <QValueAxis>
@@ -158,6 +159,8 @@ void DetailTab::reload()
         if (forId != m_sandboxId)
             return; // an answer for a sandbox no longer shown
         if (job->hasError()) {
+            // What was shown before is no longer known to be true: no stale rows under the error.
+            clearContent();
             setStatus(job->error().message());
             Q_EMIT loaded(false);
             return;
@@ -185,6 +188,7 @@ void DetailTab::setStatus(const QString &text)
 LogsTab::LogsTab(QWidget *parent)
     : DetailTab(parent)
     , m_table(makeTable({tr("Time"), tr("Level"), tr("Message")}, this))
+    , m_entryView(new QPlainTextEdit(this))
     , m_level(new QComboBox(this))
     , m_search(new QLineEdit(this))
     , m_follow(new QCheckBox(tr("&Follow"), this))
@@ -204,6 +208,22 @@ LogsTab::LogsTab(QWidget *parent)
     toolRow()->insertWidget(1, m_search, 1);
     toolRow()->insertWidget(2, m_follow);
     m_body->insertWidget(1, m_table, 1);
+    m_entryView->setObjectName(QStringLiteral("logEntryView"));
+    m_entryView->setAccessibleName(tr("The selected log entry in full"));
+    m_entryView->setReadOnly(true);
+    m_entryView->setLineWrapMode(QPlainTextEdit::WidgetWidth);
+    m_entryView->setMaximumHeight(m_entryView->fontMetrics().lineSpacing() * 5 + 12);
+    m_entryView->hide();
+    m_body->insertWidget(2, m_entryView);
+    connect(m_table, &QTableWidget::currentCellChanged, this, [this](int row) {
+        const QTableWidgetItem *time = m_table->item(row, 0);
+        const QTableWidgetItem *level = m_table->item(row, 1);
+        const QTableWidgetItem *message = m_table->item(row, 2);
+        const bool shown = time && level && message;
+        m_entryView->setPlainText(
+            shown ? QStringLiteral("%1  %2\n%3").arg(time->toolTip(), level->text(), message->text()) : QString());
+        m_entryView->setVisible(shown);
+    });
     connect(m_level, &QComboBox::currentIndexChanged, this, &LogsTab::applyFilter);
     connect(m_search, &QLineEdit::textChanged, this, &LogsTab::applyFilter);
     m_followTimer.setInterval(5000);
@@ -256,7 +276,10 @@ void LogsTab::applyFilter()
         m_table->setItem(row, 0, new QTableWidgetItem(entry.timestamp.toLocalTime().toString(QStringLiteral("HH:mm:ss"))));
         m_table->item(row, 0)->setToolTip(entry.timestamp.toLocalTime().toString(Qt::ISODateWithMs));
         m_table->setItem(row, 1, new QTableWidgetItem(entry.level));
-        m_table->setItem(row, 2, new QTableWidgetItem(entry.message));
+        // Cut at the column's edge: the whole message on hover.
+        auto *message = new QTableWidgetItem(entry.message);
+        message->setToolTip(entry.message);
+        m_table->setItem(row, 2, message);
         if (entry.level.startsWith(QLatin1String("err"), Qt::CaseInsensitive)) {
             for (int column = 0; column < 3; ++column)
                 m_table->item(row, column)->setForeground(errorColour);
@@ -385,7 +408,9 @@ void ProcessesTab::showResult(Job *job)
         QString command = (QStringList{p.config.cmd} + p.config.args).join(QLatin1Char(' '));
         if (const qsizetype config = command.indexOf(QLatin1String("--config")); config >= 0)
             command = command.left(config) + tr("--config (hidden: holds secrets)");
-        m_table->setItem(row, 2, new QTableWidgetItem(command));
+        auto *commandItem = new QTableWidgetItem(command);
+        commandItem->setToolTip(command);
+        m_table->setItem(row, 2, commandItem);
         ++row;
     }
     m_table->resizeColumnToContents(0);

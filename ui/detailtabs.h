@@ -13,6 +13,7 @@ class QComboBox;
 class QLabel;
 class QLineEdit;
 class QNetworkAccessManager;
+class QPlainTextEdit;
 class QTableWidget;
 
 class QChartView;
@@ -72,6 +73,8 @@ class LogsTab : public DetailTab
 public:
     explicit LogsTab(QWidget *parent = nullptr);
     QTableWidget *table() const { return m_table; }
+    /// The selected entry in full, wrapped: a long message is cut in its cell.
+    QPlainTextEdit *entryView() const { return m_entryView; }
 
 protected:
     Job *makeJob() override;
@@ -83,6 +86,7 @@ private:
 
     QList<SandboxLogEntry> m_entries;
     QTableWidget *m_table;
+    QPlainTextEdit *m_entryView;
     QComboBox *m_level;
     QLineEdit *m_search;
     QCheckBox *m_follow;

@@ -115,6 +115,10 @@ QString stepText(const CreationStep &step)
         return CreationHistoryView::tr("Gateway start ended; its output was recorded");
     case CreationStep::Kind::OrphanKilled:
         return CreationHistoryView::tr("Removed later as an orphan");
+    case CreationStep::Kind::Killed:
+        return CreationHistoryView::tr("Sandbox killed");
+    case CreationStep::Kind::KillFailed:
+        return CreationHistoryView::tr("A later kill failed");
     }
     return {};
 }
@@ -135,6 +139,8 @@ CreationHistoryView::CreationHistoryView(QWidget *parent)
     , m_stderr(new QPlainTextEdit(this))
     , m_search(new QLineEdit(this))
     , m_searchStatus(new QLabel(this))
+    , m_outputFilter(new QLineEdit(this))
+    , m_outputFilterStatus(new QLabel(this))
 {
     setObjectName(QStringLiteral("historyView"));
     setAccessibleName(tr("Creations history"));
@@ -150,6 +156,15 @@ CreationHistoryView::CreationHistoryView(QWidget *parent)
     m_list->header()->setStretchLastSection(false);
     m_list->header()->setSectionResizeMode(2, QHeaderView::Stretch);
     connect(m_list, &QTreeWidget::currentItemChanged, this, &CreationHistoryView::showSelected);
+
+    // Which creation said "connection refused"? Searched across all of them.
+    m_outputFilter->setObjectName(QStringLiteral("historyOutputFilter"));
+    m_outputFilter->setPlaceholderText(tr("Find creations by their gateway output"));
+    m_outputFilter->setAccessibleName(tr("Filter creations by gateway output"));
+    m_outputFilter->setClearButtonEnabled(true);
+    connect(m_outputFilter, &QLineEdit::textChanged, this, &CreationHistoryView::applyOutputFilter);
+    m_outputFilterStatus->setObjectName(QStringLiteral("historyOutputFilterStatus"));
+    m_outputFilterStatus->setAccessibleName(tr("Creations shown"));
 
     m_summary->setObjectName(QStringLiteral("historySummary"));
     m_summary->setWordWrap(true);
@@ -246,8 +261,17 @@ CreationHistoryView::CreationHistoryView(QWidget *parent)
     detail->setStretchFactor(1, 2);
     detail->setChildrenCollapsible(false);
 
+    auto *listSide = new QWidget(this);
+    auto *listLayout = new QVBoxLayout(listSide);
+    listLayout->setContentsMargins(0, 0, 0, 0);
+    auto *filterRow = new QHBoxLayout;
+    filterRow->addWidget(m_outputFilter, 1);
+    filterRow->addWidget(m_outputFilterStatus);
+    listLayout->addLayout(filterRow);
+    listLayout->addWidget(m_list, 1);
+
     auto *splitter = new QSplitter(Qt::Horizontal, this);
-    splitter->addWidget(m_list);
+    splitter->addWidget(listSide);
     splitter->addWidget(detail);
     splitter->setStretchFactor(0, 1);
     splitter->setStretchFactor(1, 1);
@@ -289,6 +313,12 @@ void CreationHistoryView::reload()
         m_list->resizeColumnToContents(column);
     if (QTreeWidgetItem *select = m_rows.value(current))
         m_list->setCurrentItem(select);
+    int shown = 0;
+    for (const QTreeWidgetItem *item : std::as_const(m_rows))
+        shown += item->isHidden() ? 0 : 1;
+    m_outputFilterStatus->setText(m_outputFilter->text().isEmpty()
+            ? QString()
+            : tr("Showing %1 of %2").arg(shown).arg(m_rows.size()));
     showSelected();
 }
 
@@ -298,8 +328,8 @@ void CreationHistoryView::onCreationChanged(const QString &creationId)
     // and the list keeps its selection and scroll position.
     QTreeWidgetItem *item = m_rows.value(creationId);
     const auto record = m_journal ? m_journal->creation(creationId) : std::nullopt;
-    if (!item || !record || m_rows.size() != m_journal->count()) {
-        reload(); // a new creation, or some compacted away
+    if (!item || !record || m_rows.size() != m_journal->count() || !m_outputFilter->text().isEmpty()) {
+        reload(); // a new creation, some compacted away, or the filter's count to redo
         return;
     }
     fillRow(item, *record);
@@ -318,21 +348,29 @@ void CreationHistoryView::fillRow(QTreeWidgetItem *item, const CreationRecord &r
             : started.toString(QStringLiteral("yyyy-MM-dd HH:mm")));
     item->setToolTip(0, QLocale().toString(started, QLocale::LongFormat));
     item->setText(1, r.templateId);
+    item->setToolTip(1, r.templateId);
     item->setText(2, r.mcpServers.join(QStringLiteral(", ")));
     item->setToolTip(2, item->text(2));
     item->setText(3, r.sandboxId);
+    item->setToolTip(3, r.sandboxId);
     item->setFont(3, QFontDatabase::systemFont(QFontDatabase::FixedFont));
     if (r.isFinished())
-        item->setText(4, displayName(r.state));
+        item->setText(4, displayName(r.shownState()));
     else
         item->setText(
             4, (active ? tr("running (%1)") : tr("unfinished (%1)")).arg(displayName(r.state)));
+    // The whole error on hover, where the column is too narrow for it.
+    // A cancel's error ("Cancelled") would only repeat the result.
+    item->setToolTip(4, r.error.isEmpty() || r.endedCancelled() ? item->text(4)
+                                                               : tr("%1: %2").arg(item->text(4), r.error));
     item->setText(5, durationText(r, active));
     const bool failed = r.hasFailed() || (!r.isFinished() && !active);
     item->setData(0, FailedRole, failed);
     setForeground(item, failed ? QBrush(failedColor()) : QBrush());
     item->setData(
         4, Qt::AccessibleTextRole, failed ? tr("%1 (failed)").arg(item->text(4)) : QVariant());
+    const QString needle = m_outputFilter->text();
+    item->setHidden(!needle.isEmpty() && !r.gatewayStderr.contains(needle, Qt::CaseInsensitive));
 }
 
 void CreationHistoryView::setListedSandboxes(const QSet<QString> &sandboxIds)
@@ -380,7 +418,7 @@ void CreationHistoryView::showSelected()
     const QString started = locale.toString(r.startedAt.toLocalTime(), QLocale::LongFormat);
     if (r.isFinished())
         lines << tr("Started %1; ended as %2 after %3.")
-                     .arg(started, displayName(r.state), durationText(r, active));
+                     .arg(started, displayName(r.shownState()), durationText(r, active));
     else if (active)
         lines << tr("Started %1; running (now: %2).").arg(started, displayName(r.state));
     else
@@ -389,7 +427,11 @@ void CreationHistoryView::showSelected()
                      .arg(started, displayName(r.state));
     if (!r.sandboxId.isEmpty())
         lines << tr("Sandbox: <tt>%1</tt>").arg(r.sandboxId.toHtmlEscaped());
-    if (!r.error.isEmpty())
+    if (r.endedCancelled())
+        lines << (r.state == CreationState::Cancelled
+                ? tr("Cancelled by the user before a sandbox was made.")
+                : tr("Cancelled by the user; what it had made was removed."));
+    else if (!r.error.isEmpty())
         lines << tr("<span style=\"color:%1\">Error: %2</span>")
                      .arg(failedColor().name(), r.error.toHtmlEscaped());
     if (r.rollback)
@@ -402,6 +444,9 @@ void CreationHistoryView::showSelected()
     } else if (r.orphanReason) {
         lines << orphanText(*r.orphanReason).toHtmlEscaped();
     }
+    if (r.killedAt.isValid())
+        lines << tr("The sandbox was killed later: %1.")
+                     .arg(locale.toString(r.killedAt.toLocalTime(), QLocale::LongFormat));
     if (!r.orphansKilled.isEmpty())
         lines << tr("Removed later as orphans: %1")
                      .arg(r.orphansKilled.join(QStringLiteral(", ")).toHtmlEscaped());
@@ -438,7 +483,10 @@ void CreationHistoryView::showTimeline(const CreationRecord &r)
         const CreationStep &step = r.timeline.at(i);
         auto *item = new QTreeWidgetItem(m_timeline);
         const bool isState = step.kind == CreationStep::Kind::State;
-        item->setText(StepColumn, stepText(step));
+        // A cancel ends in a rollback; its last step says who ended it.
+        item->setText(StepColumn,
+            isState && i == lastState && r.isFinished() ? displayName(r.shownState())
+                                                        : stepText(step));
         item->setText(TimeColumn, stepTime(step.time, day));
         item->setText(SinceColumn,
             previous.isValid() && step.time.isValid()
@@ -452,15 +500,18 @@ void CreationHistoryView::showTimeline(const CreationRecord &r)
             detail = rollbackText(*r.rollback);
         else if (i == lastState && !r.isFinished())
             detail = active ? tr("in progress") : tr("stopped here: the creation never finished");
+        else if (step.interrupted)
+            detail = tr("stopped here by the cancel");
         item->setText(DetailColumn, detail);
         item->setToolTip(DetailColumn, detail);
+        item->setToolTip(StepColumn, item->text(StepColumn));
         item->setData(0, FailedRole, step.failed);
         if (step.failed) {
             setForeground(item, failedColor());
             item->setFont(StepColumn, bold);
             item->setIcon(StepColumn, style()->standardIcon(QStyle::SP_DialogCancelButton));
             item->setData(StepColumn, Qt::AccessibleTextRole, tr("%1 (failed)").arg(item->text(0)));
-        } else if (!isState) {
+        } else if (!isState || step.interrupted) {
             setForeground(item, eventBrush);
         } else if (isFinal(step.state) || i < lastState) {
             item->setIcon(StepColumn, style()->standardIcon(QStyle::SP_DialogApplyButton));
@@ -473,6 +524,24 @@ void CreationHistoryView::showTimeline(const CreationRecord &r)
 }
 
 QString CreationHistoryView::searchStatus() const { return m_searchStatus->text(); }
+
+QString CreationHistoryView::outputFilterStatus() const { return m_outputFilterStatus->text(); }
+
+void CreationHistoryView::applyOutputFilter()
+{
+    // reload() hides what does not match; the shown creation's matches are marked too.
+    reload();
+    if (!m_list->currentItem() || m_list->currentItem()->isHidden()) {
+        QTreeWidgetItem *firstShown = nullptr;
+        for (int i = 0; i < m_list->topLevelItemCount() && !firstShown; ++i) {
+            if (!m_list->topLevelItem(i)->isHidden())
+                firstShown = m_list->topLevelItem(i);
+        }
+        m_list->setCurrentItem(firstShown);
+    }
+    if (!m_outputFilter->text().isEmpty())
+        m_search->setText(m_outputFilter->text());
+}
 
 bool CreationHistoryView::find(bool backwards)
 {

@@ -61,6 +61,10 @@ public:
     QLabel *summary() const { return m_summary; }
     QPlainTextEdit *gatewayStderr() const { return m_stderr; }
     QLineEdit *searchField() const { return m_search; }
+    /// Filters the list to the creations whose gateway stderr holds its text.
+    QLineEdit *outputFilter() const { return m_outputFilter; }
+    /// "Showing 2 of 7" while the output filter hides creations, else empty.
+    QString outputFilterStatus() const;
     /// "3 matches", "No match" or empty.
     QString searchStatus() const;
 
@@ -77,6 +81,7 @@ private:
     void showSelected();
     void showTimeline(const CreationRecord &record);
     void markMatches();
+    void applyOutputFilter();
 
     QPointer<CreationJournal> m_journal;
     QTreeWidget *m_list;
@@ -85,6 +90,8 @@ private:
     QPlainTextEdit *m_stderr;
     QLineEdit *m_search;
     QLabel *m_searchStatus;
+    QLineEdit *m_outputFilter;
+    QLabel *m_outputFilterStatus;
     QHash<QString, QTreeWidgetItem *> m_rows; ///< list() rows by creation id
     QString m_shownCreation; ///< the creation whose stderr is shown, to keep its scroll
     std::optional<QSet<QString>> m_listed; ///< unknown until the window's first good refresh

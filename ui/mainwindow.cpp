@@ -8,6 +8,7 @@
 #include "api/lifecyclejobs.h"
 #include "creation/installation.h"
 #include "newsandboxdialog.h"
+#include "profiles/e2bclilogin.h"
 #include "profiles/keystore.h"
 #include "profiles/profilestore.h"
 #include "profiles/resolveprofilejob.h"
@@ -15,6 +16,7 @@
 #include "journal/creationjournal.h"
 #include "orphans/orphandetector.h"
 #include "api/sandboxjobs.h"
+#include "creationspanel.h"
 #include "detailpane.h"
 #include "firstrunhint.h"
 #include "icons.h"
@@ -23,6 +25,7 @@
 #include "models/sandboxfilterproxymodel.h"
 #include "historyview.h"
 #include "sandboxtableview.h"
+#include "sessionlogview.h"
 #include "trayicon.h"
 
 #include <QAction>
@@ -211,14 +214,14 @@ void MainWindow::createActions()
     connect(m_extendAction, &QAction::triggered, this, &MainWindow::extendSelected);
     connect(m_pauseAction, &QAction::triggered, this, [this] {
         const QStringList ids = selectedIds();
-        runOnSandboxes(ids, tr("Pausing %n sandbox(es)…", nullptr, int(ids.size())), tr("pauses"), [this](const QString &id) {
+        runOnSandboxes(ids, tr("Pausing %n sandbox(es)…", nullptr, int(ids.size())), tr("%1 of %2 pauses failed: %3"), [this](const QString &id) {
             return new PauseSandboxJob(m_network, m_connection, id, this);
         });
         m_actionDoneText = tr("Paused %n sandbox(es).", nullptr, int(ids.size()));
     });
     connect(m_resumeAction, &QAction::triggered, this, [this] {
         const QStringList ids = selectedIds();
-        runOnSandboxes(ids, tr("Resuming %n sandbox(es)…", nullptr, int(ids.size())), tr("resumes"), [this](const QString &id) {
+        runOnSandboxes(ids, tr("Resuming %n sandbox(es)…", nullptr, int(ids.size())), tr("%1 of %2 resumes failed: %3"), [this](const QString &id) {
             // Connect resumes and never shortens the time left.
             return new ConnectSandboxJob(m_network, m_connection, id, kResumeTimeoutSeconds, this);
         });
@@ -316,6 +319,9 @@ void MainWindow::createMenuBar(QAction *historyAction)
     view->addAction(historyAction);
 
     QMenu *help = menuBar()->addMenu(tr("&Help"));
+    QAction *sessionLog = help->addAction(tr("Session &log"), this, &MainWindow::showSessionLog);
+    sessionLog->setObjectName(QStringLiteral("sessionLogAction"));
+    sessionLog->setToolTip(tr("This session's messages, to copy into a bug report"));
     QAction *about = help->addAction(tr("&About Sandbox Desk"), this, [this] {
         auto *box = new QMessageBox(QMessageBox::Information, tr("About Sandbox Desk"),
                                     tr("Sandbox Desk %1\n\nCreate, list and clean up E2B sandboxes, with every failed "
@@ -364,8 +370,13 @@ void MainWindow::createCentralWidget()
     m_actionBanner->hide();
     layout->addWidget(m_actionBanner);
 
+    // Creations sent to the background stay in sight here until they end.
+    m_creationsPanel = new CreationsPanel(central);
+    layout->addWidget(m_creationsPanel);
+
     if (FirstRunHint::isPending(*m_settings)) {
-        m_hint = new FirstRunHint(m_settings, m_profiles, m_keys, QProcessEnvironment::systemEnvironment(), central);
+        m_hint = new FirstRunHint(m_settings, m_profiles, m_keys, cliLoginPath(),
+                                  QProcessEnvironment::systemEnvironment(), central);
         connect(m_hint, &FirstRunHint::profileReady, this, &MainWindow::switchProfile);
         connect(m_hint, &FirstRunHint::manageProfilesRequested, this, &MainWindow::manageProfiles);
         layout->addWidget(m_hint);
@@ -768,10 +779,28 @@ void MainWindow::finishQuit()
     Q_EMIT quitReady();
 }
 
+void MainWindow::showSessionLog()
+{
+    if (!m_sessionLogView) {
+        // Installed by main() at start; a window made elsewhere (tests) starts it here.
+        m_sessionLogView = new SessionLogView(SessionLog::install(), this);
+        m_sessionLogView->setAttribute(Qt::WA_DeleteOnClose);
+    }
+    m_sessionLogView->show();
+    m_sessionLogView->raise();
+    m_sessionLogView->activateWindow();
+}
+
+QString MainWindow::cliLoginPath() const
+{
+    return m_options.cliLoginPath.isEmpty() ? E2bCliLogin::defaultPath() : m_options.cliLoginPath;
+}
+
 void MainWindow::manageProfiles()
 {
     auto *dialog = new ProfilesDialog(m_profiles, m_keys, m_network, this);
     dialog->setAttribute(Qt::WA_DeleteOnClose);
+    dialog->setCliLoginPath(cliLoginPath());
     connect(dialog, &ProfilesDialog::profileSaved, this, [this] { fillProfileCombo(); });
     connect(dialog, &QDialog::finished, this, [this] {
         fillProfileCombo();
@@ -818,6 +847,12 @@ void MainWindow::refresh()
     auto *job = new ListSandboxesJob(m_network, m_connection, {}, this);
     m_refreshJob = job;
     m_refreshAction->setEnabled(false);
+    // Each page is shown as it arrives, so a large account paints its first rows
+    // without waiting for the last page; rows gone are removed once all are in.
+    connect(job, &ListSandboxesJob::pageReceived, this, [this](const QList<Sandbox> &page) {
+        m_model->mergeSandboxes(page);
+        updateStatusCounts();
+    });
     connect(job, &Job::finished, this, &MainWindow::onListFinished);
     job->start();
 }
@@ -880,6 +915,7 @@ void MainWindow::openJournal()
         showError(tr("The creation journal cannot be used: %1").arg(m_session->errorString()));
     }
     m_session->detector()->setGatewayGrace(m_options.gatewayGrace);
+    m_creationsPanel->addSession(m_session);
     m_history->setJournal(m_session->journal());
     m_detail->setBackend(m_network, m_connection);
 }
@@ -932,20 +968,27 @@ NewSandboxDialog *MainWindow::newSandbox()
     connect(dialog, &NewSandboxDialog::creationFinished, this, [this, dialog](const QString &sandboxId, bool ready) {
         m_pendingSelection = ready ? sandboxId : QString();
         const bool inBackground = !dialog->isVisible();
-        if (!ready && dialog->job() && (inBackground || isMinimized()))
-            m_tray->notifyCreationFailed(dialog->job()->errorMessage());
-        if (inBackground) {
+        const CreationJob *job = dialog->job();
+        const bool cancelled = job && job->endedCancelled();
+        if (!ready && !cancelled && job && (inBackground || isMinimized()))
+            m_tray->notifyCreationFailed(job->errorMessage());
+        if (inBackground && job) {
             // Nobody watches the dialog: say how it ended here, then let it go.
-            statusBar()->showMessage(ready ? tr("Sandbox %1 is ready.").arg(sandboxId)
-                                           : tr("A creation running in the background ended: %1")
-                                                 .arg(dialog->job()->errorMessage()),
-                                     15000);
+            QString text;
+            if (ready)
+                text = tr("Sandbox %1 is ready.").arg(sandboxId);
+            else if (cancelled)
+                text = tr("The creation from %1 was cancelled; what it had created was removed.")
+                           .arg(job->templateId());
+            else
+                text = tr("A creation running in the background ended: %1").arg(job->errorMessage());
+            statusBar()->showMessage(text, 15000);
             dialog->deleteLater();
         }
         refresh();
     });
     connect(dialog, &NewSandboxDialog::movedToBackground, this, [this] {
-        statusBar()->showMessage(tr("The creation goes on in the background; the creations history (Ctrl+H) shows it."),
+        statusBar()->showMessage(tr("The creation goes on in the background, above the list, where it can be cancelled."),
                                  10000);
     });
     // The profile's own templates join the list when they arrive.
@@ -1003,7 +1046,7 @@ void MainWindow::killAllOrphans()
         const int count = int(chosen.size());
         // The journal records each kill, so the history shows the orphan was cleared.
         auto *job = new KillOrphansJob(m_network, m_connection, journal(), chosen, {}, this);
-        startActionJobs({job}, tr("Killing %n orphan(s)…", nullptr, count), tr("kills"),
+        startActionJobs({job}, tr("Killing %n orphan(s)…", nullptr, count), tr("%1 of %2 kills failed: %3"),
                         [this](const QStringList &) { killAllOrphans(); });
         m_actionDoneText = tr("Killed %n orphan(s).", nullptr, count);
     });
@@ -1188,7 +1231,7 @@ void MainWindow::confirmKill(const QStringList &ids, const QString &title)
     connect(box, &QMessageBox::finished, this, [this, box, kill, ids] {
         if (box->clickedButton() != kill)
             return;
-        runOnSandboxes(ids, tr("Killing %n sandbox(es)…", nullptr, int(ids.size())), tr("kills"), [this](const QString &id) {
+        runOnSandboxes(ids, tr("Killing %n sandbox(es)…", nullptr, int(ids.size())), tr("%1 of %2 kills failed: %3"), [this](const QString &id) {
             return new KillSandboxJob(m_network, m_connection, id, this);
         });
         m_actionDoneText = tr("Killed %n sandbox(es).", nullptr, int(ids.size()));
@@ -1210,7 +1253,7 @@ void MainWindow::extendSelected()
     dialog->setIntValue(15);
     dialog->setAttribute(Qt::WA_DeleteOnClose);
     connect(dialog, &QInputDialog::intValueSelected, this, [this, ids](int minutes) {
-        runOnSandboxes(ids, tr("Extending %n sandbox(es)…", nullptr, int(ids.size())), tr("extensions"),
+        runOnSandboxes(ids, tr("Extending %n sandbox(es)…", nullptr, int(ids.size())), tr("%1 of %2 extensions failed: %3"),
                        [this, minutes](const QString &id) {
                            return new SetTimeoutJob(m_network, m_connection, id, minutes * 60, this);
                        });
@@ -1219,7 +1262,7 @@ void MainWindow::extendSelected()
     dialog->open();
 }
 
-void MainWindow::runOnSandboxes(const QStringList &ids, const QString &progressText, const QString &failureNoun,
+void MainWindow::runOnSandboxes(const QStringList &ids, const QString &progressText, const QString &failureText,
                                 const std::function<Job *(const QString &)> &makeJob)
 {
     QList<Job *> jobs;
@@ -1229,18 +1272,18 @@ void MainWindow::runOnSandboxes(const QStringList &ids, const QString &progressT
         jobs.append(job);
     }
     // Retry repeats the same action on the sandboxes it failed for.
-    startActionJobs(jobs, progressText, failureNoun,
-                    [this, progressText, failureNoun, makeJob](const QStringList &failed) {
-                        runOnSandboxes(failed, progressText, failureNoun, makeJob);
+    startActionJobs(jobs, progressText, failureText,
+                    [this, progressText, failureText, makeJob](const QStringList &failed) {
+                        runOnSandboxes(failed, progressText, failureText, makeJob);
                     });
 }
 
-void MainWindow::startActionJobs(const QList<Job *> &jobs, const QString &progressText, const QString &failureNoun,
+void MainWindow::startActionJobs(const QList<Job *> &jobs, const QString &progressText, const QString &failureText,
                                  const std::function<void(const QStringList &)> &retry)
 {
     m_actionErrors.clear();
     m_actionFailedIds.clear();
-    m_actionFailureNoun = failureNoun;
+    m_actionFailureText = failureText;
     m_actionRetry = retry;
     m_actionTotal = int(jobs.size());
     for (Job *job : jobs) {
@@ -1263,6 +1306,8 @@ void MainWindow::onActionJobFinished(Job *job)
         if (!id.isEmpty())
             m_actionFailedIds.append(id);
     }
+    if (qobject_cast<KillSandboxJob *>(job))
+        recordLaterKill(id, job);
     if (auto *orphans = qobject_cast<KillOrphansJob *>(job)) {
         m_actionTotal += int(orphans->killed().size() + orphans->failed().size()) - 1;
         for (const KillOrphansJob::Failure &failure : orphans->failed()) {
@@ -1280,16 +1325,31 @@ void MainWindow::onActionJobFinished(Job *job)
     } else {
         // Stays until dismissed or a later action succeeds: a refresh does not hide it.
         m_actionBanner->setMessage(MessageBanner::Type::Error,
-                                   tr("%1 of %2 %3 failed: %4")
-                                       .arg(m_actionErrors.size())
+                                   m_actionFailureText.arg(m_actionErrors.size())
                                        .arg(m_actionTotal)
-                                       .arg(m_actionFailureNoun, m_actionErrors.join(QStringLiteral("; "))));
+                                       .arg(m_actionErrors.join(QStringLiteral("; "))));
         m_actionBanner->show();
     }
     updateActions();
     // Show the result at once rather than at the next tick.
     refresh();
     Q_EMIT actionsFinished();
+}
+
+void MainWindow::recordLaterKill(const QString &sandboxId, const Job *kill)
+{
+    // A sandbox of one of our creations, the user's own or an orphan (its rollback
+    // failed, say): each later kill, good or not, joins that creation's timeline.
+    CreationJournal *creations = journal();
+    if (!creations || sandboxId.isEmpty())
+        return;
+    QString creationTag; // an orphan of a lost response is ours only by its tag
+    for (const Orphan &orphan : std::as_const(m_orphans)) {
+        if (orphan.sandboxId == sandboxId)
+            creationTag = orphan.creationId;
+    }
+    creations->recordLaterKill(
+        sandboxId, kill->hasError() ? kill->error().message() : QString(), creationTag);
 }
 
 void MainWindow::copyToClipboard(const QString &text, const QString &what)

@@ -33,11 +33,13 @@ class QToolButton;
 namespace sd {
 
 class CreationJournal;
+class CreationsPanel;
 class DetailPane;
 class NewSandboxDialog;
 class CreationHistoryView;
 class TrayIcon;
 class FirstRunHint;
+class SessionLogView;
 class ProfileStore;
 class KeyStore;
 
@@ -58,6 +60,8 @@ struct DesktopOptions
     std::optional<ConnectionSettings> localConnection;
     /// Read and write window state in QSettings.
     bool rememberState = true;
+    /// The E2B CLI's login offered as a profile (empty: E2bCliLogin::defaultPath()).
+    QString cliLoginPath;
     /// Where the creation journals live (empty: CreationJournal::defaultDirectory()).
     QString journalDirectory;
     /// How long an MCP sandbox may run without its gateway before it is flagged.
@@ -90,6 +94,8 @@ public:
     MessageBanner *isolationBanner() const { return m_isolationBanner; }
     DetailPane *detailPane() const { return m_detail; }
     CreationHistoryView *historyView() const { return m_history; }
+    /// The creations running now (also those sent to the background), with Cancel.
+    CreationsPanel *creationsPanel() const { return m_creationsPanel; }
     /// The first-run hint; null once it has been dismissed or acted on in an earlier run.
     FirstRunHint *firstRunHint() const { return m_hint; }
     TrayIcon *trayIcon() const { return m_tray; }
@@ -168,6 +174,8 @@ private:
     void fillProfileCombo();
     void onProfileActivated(int index);
     void manageProfiles();
+    QString cliLoginPath() const;
+    void showSessionLog();
     void setConnectionState(ConnectionState state, const QString &detail = {});
     void onListFinished(Job *job);
     void updateActions();
@@ -176,12 +184,15 @@ private:
     void updateAutoRefresh();
     void showError(const QString &text);
     void confirmKill(const QStringList &ids, const QString &title);
-    /// `failureNoun` names the action in the failure message ("1 of 2 kills failed: …").
-    void runOnSandboxes(const QStringList &ids, const QString &progressText, const QString &failureNoun,
+    /// `failureText` is the whole failure message, translated as one sentence:
+    /// %1 failed of %2, then the errors ("%1 of %2 kills failed: %3").
+    void runOnSandboxes(const QStringList &ids, const QString &progressText, const QString &failureText,
                         const std::function<Job *(const QString &id)> &makeJob);
-    void startActionJobs(const QList<Job *> &jobs, const QString &progressText, const QString &failureNoun,
+    void startActionJobs(const QList<Job *> &jobs, const QString &progressText, const QString &failureText,
                          const std::function<void(const QStringList &)> &retry);
     void onActionJobFinished(Job *job);
+    /// Writes a kill of a sandbox of one of our creations into that creation's timeline.
+    void recordLaterKill(const QString &sandboxId, const Job *kill);
     void openJournal();
     void updateFilterStatus();
     void clearFilter();
@@ -207,6 +218,7 @@ private:
     MessageBanner *m_banner = nullptr;
     MessageBanner *m_actionBanner = nullptr;
     MessageBanner *m_isolationBanner = nullptr;
+    CreationsPanel *m_creationsPanel = nullptr;
     QLabel *m_filterStatus = nullptr;
     QPushButton *m_clearFilterButton = nullptr;
     DetailPane *m_detail = nullptr;
@@ -256,6 +268,7 @@ private:
     QString m_profileId;
     TrayIcon *m_tray = nullptr;
     FirstRunHint *m_hint = nullptr;
+    QPointer<SessionLogView> m_sessionLogView;
     QToolBar *m_toolBar = nullptr;
     CreationHistoryView *m_history = nullptr;
     QDockWidget *m_historyDock = nullptr;
@@ -268,7 +281,7 @@ private:
     QString m_actionDoneText;
     QHash<Job *, QString> m_actionJobIds;
     QStringList m_actionFailedIds;
-    QString m_actionFailureNoun;
+    QString m_actionFailureText;
     std::function<void(const QStringList &)> m_actionRetry;
 };
 

@@ -890,8 +890,7 @@ void NewSandboxDialog::onFinished()
         m_closeButton->setFocus();
     } else {
         // A cancelled creation is rolled back too: it is reported as cancelled, not failed.
-        const bool cancelled = job->state() == CreationState::Cancelled
-                               || (job->error().kind() == Error::Kind::Cancelled && job->state() == CreationState::RolledBack);
+        const bool cancelled = job->endedCancelled();
         m_progressTitle->setText(cancelled ? tr("The creation was cancelled.") : tr("The creation failed."));
         QString text = job->errorMessage();
         if (const auto rollback = job->rollback()) {

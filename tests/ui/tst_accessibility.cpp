@@ -3,6 +3,7 @@
 // name and is reachable by keyboard").
 
 #include "api/sandboxjobs.h"
+#include "clilogin.h"
 #include "historyview.h"
 #include "journal/creationjournal.h"
 #include "localbackend.h"
@@ -12,6 +13,7 @@
 #include "profiles/keystore.h"
 #include "profiles/profilestore.h"
 #include "profilesdialog.h"
+#include "sessionlogview.h"
 #include "uitest.h"
 
 #include <QAbstractButton>
@@ -152,6 +154,7 @@ private Q_SLOTS:
     void mainWindow();
     void newSandboxDialog();
     void profilesDialog();
+    void sessionLogView();
 
 private:
     QNetworkAccessManager m_network;
@@ -249,8 +252,25 @@ void TestAccessibility::profilesDialog()
     ProfileStore store(&settings);
     KeyStore keys;
     ProfilesDialog dialog(&store, &keys, &m_network);
+    // With the E2B CLI logged in, so its offer is checked too.
+    const QString cliLogin = m_configDir.filePath(QStringLiteral("home/.e2b/config.json"));
+    QVERIFY(test::writeCliLogin(cliLogin,
+        QJsonDocument(test::cliLoginJson(2, QStringLiteral("e2b_key"), QStringLiteral("token"))).toJson()));
+    dialog.setCliLoginPath(cliLogin);
     dialog.show();
+    QVERIFY(dialog.findChild<QWidget *>(QStringLiteral("importCliLoginButton"))->isVisible());
     const QStringList found = problems(&dialog);
+    QVERIFY2(found.isEmpty(), qPrintable(found.join(QLatin1Char('\n'))));
+}
+
+void TestAccessibility::sessionLogView()
+{
+    SessionLog log(100);
+    log.append({ QDateTime::currentDateTime(), QStringLiteral("sd.api"), QtDebugMsg, QStringLiteral("GET /v2/sandboxes") });
+    SessionLogView view(&log);
+    view.show();
+    QTRY_COMPARE(view.model()->rowCount(), 1);
+    const QStringList found = problems(&view);
     QVERIFY2(found.isEmpty(), qPrintable(found.join(QLatin1Char('\n'))));
 }
 

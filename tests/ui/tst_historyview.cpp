@@ -17,6 +17,7 @@
 #include <QPushButton>
 #include <QRegularExpression>
 #include <QTemporaryDir>
+#include <QTimer>
 #include <QTreeWidget>
 
 using namespace sd;
@@ -238,6 +239,60 @@ private Q_SLOTS:
         QCOMPARE(QGuiApplication::clipboard()->text(), output->toPlainText());
     }
 
+    // Which creation printed this? The output filter searches every creation's gateway
+    // stderr, shows those that match and marks the match in the shown one.
+    void outputFilterFindsCreationsByTheirStderr()
+    {
+        CreationHistoryView view;
+        view.setJournal(m_journal.get());
+        view.show();
+        const int all = view.list()->topLevelItemCount();
+        QVERIFY(all >= 2);
+        const auto shownIds = [&view] {
+            QStringList ids;
+            for (int row = 0; row < view.list()->topLevelItemCount(); ++row) {
+                const QTreeWidgetItem *item = view.list()->topLevelItem(row);
+                if (!item->isHidden())
+                    ids << item->data(0, CreationHistoryView::CreationIdRole).toString();
+            }
+            return ids;
+        };
+        QVERIFY(view.select(m_ok));
+
+        QTest::keyClicks(view.outputFilter(), QStringLiteral("NOT FOUND"));
+        QCOMPARE(shownIds(), QStringList { m_failed });
+        QCOMPARE(view.outputFilterStatus(), QStringLiteral("Showing 1 of %1").arg(all));
+        // The shown creation is one that matched, with the match marked.
+        QCOMPARE(view.list()->currentItem()->data(0, CreationHistoryView::CreationIdRole).toString(), m_failed);
+        QCOMPARE(view.searchField()->text(), QStringLiteral("NOT FOUND"));
+        QVERIFY(!view.gatewayStderr()->extraSelections().isEmpty());
+
+        view.outputFilter()->setText(QStringLiteral("no-such-output-xyz"));
+        QVERIFY(shownIds().isEmpty());
+        QCOMPARE(view.outputFilterStatus(), QStringLiteral("Showing 0 of %1").arg(all));
+
+        view.outputFilter()->clear();
+        QCOMPARE(shownIds().size(), all);
+        QVERIFY(view.outputFilterStatus().isEmpty());
+    }
+
+    // Cells too narrow for their text show it whole on hover: the error above all.
+    void longCellsHaveTooltips()
+    {
+        CreationHistoryView view;
+        view.setJournal(m_journal.get());
+        QVERIFY(view.select(m_failed));
+        const QTreeWidgetItem *row = view.list()->currentItem();
+        QVERIFY2(row->toolTip(4).contains(m_failedError), qPrintable(row->toolTip(4)));
+        QCOMPARE(row->toolTip(3), m_failedSandbox);
+        QCOMPARE(row->toolTip(1), row->text(1));
+        for (int step = 0; step < view.timeline()->topLevelItemCount(); ++step) {
+            const QTreeWidgetItem *item = view.timeline()->topLevelItem(step);
+            QCOMPARE(item->toolTip(CreationHistoryView::StepColumn), item->text(CreationHistoryView::StepColumn));
+            QCOMPARE(item->toolTip(CreationHistoryView::DetailColumn), item->text(CreationHistoryView::DetailColumn));
+        }
+    }
+
     void successfulCreationHasACleanTimeline()
     {
         CreationHistoryView view;
@@ -353,6 +408,65 @@ private Q_SLOTS:
         view.setListedSandboxes({});
         QVERIFY2(view.summary()->text().contains(QLatin1String("no longer running")),
             qPrintable(view.summary()->text()));
+    }
+
+    // The user cancels a creation after its sandbox was made: the rollback removes it,
+    // and the history says "Cancelled", not "Rolled back" in a failure's colour.
+    void cancelledCreationReadsAsCancelled()
+    {
+        CreationJournal journal(m_dir.filePath(QStringLiteral("cancelled.jsonl")));
+        QVERIFY(journal.open());
+        QVERIFY(m_backend.setFaults({ rule(QStringLiteral("POST"), QStringLiteral("/sandboxes/*/timeout"),
+            QStringLiteral("delay"), 1, 0, 1500) }));
+        CreationRequest plain;
+        auto job = std::make_unique<CreationJob>(
+            m_backend.creationContext(&journal, QStringLiteral("history-test")), plain);
+        job->setAutoDelete(false);
+        CreationJob *raw = job.get();
+        connect(raw, &CreationJob::stateChanged, this, [raw](CreationState state) {
+            if (state == CreationState::Extending)
+                QTimer::singleShot(0, raw, [raw] { raw->cancel(); });
+        });
+        const QStringList before = m_backend.listIds();
+        QVERIFY(sd::test::runJob(raw, kWait));
+        QVERIFY(m_backend.clearFaults());
+        QCOMPARE(str(raw->state()), str(CreationState::RolledBack));
+        QVERIFY(!raw->sandboxId().isEmpty());
+        QCOMPARE(m_backend.listIds(), before); // nothing of it runs
+
+        CreationHistoryView view;
+        view.setJournal(&journal);
+        view.resize(1200, 700);
+        view.show();
+        QTreeWidgetItem *row = view.list()->topLevelItem(0);
+        QCOMPARE(row->text(3), raw->sandboxId());
+        QCOMPARE(row->text(4), QStringLiteral("Cancelled"));
+        QCOMPARE(row->toolTip(4), row->text(4));
+        QVERIFY(!row->data(0, CreationHistoryView::FailedRole).toBool());
+        QVERIFY(row->foreground(4).color() != failedColor);
+        QVERIFY(view.select(raw->creationId()));
+        const QString summary = view.summary()->text();
+        QVERIFY2(summary.contains(QLatin1String("ended as Cancelled")), qPrintable(summary));
+        QVERIFY2(summary.contains(QLatin1String("Cancelled by the user; what it had made was removed.")),
+            qPrintable(summary));
+        QVERIFY2(!summary.contains(QLatin1String("Error")), qPrintable(summary));
+        QVERIFY2(summary.contains(QLatin1String("the sandbox was removed")), qPrintable(summary));
+        // The timeline ends with who ended it; the rollback's report stays beside it.
+        QTreeWidget *timeline = view.timeline();
+        QTreeWidgetItem *last = timeline->topLevelItem(timeline->topLevelItemCount() - 1);
+        QCOMPARE(last->text(CreationHistoryView::StepColumn), QStringLiteral("Cancelled"));
+        QVERIFY(last->text(CreationHistoryView::DetailColumn).startsWith(QLatin1String("the sandbox was removed")));
+        // The step the cancel stopped (the timeout) is not shown as failed.
+        bool stoppedShown = false;
+        for (int i = 0; i < timeline->topLevelItemCount(); ++i) {
+            QTreeWidgetItem *step = timeline->topLevelItem(i);
+            QVERIFY2(!step->data(0, CreationHistoryView::FailedRole).toBool(),
+                qPrintable(step->text(CreationHistoryView::StepColumn)));
+            QVERIFY(step->foreground(CreationHistoryView::StepColumn).color() != failedColor);
+            if (step->text(CreationHistoryView::DetailColumn) == QLatin1String("stopped here by the cancel"))
+                stoppedShown = true;
+        }
+        QVERIFY(stoppedShown);
     }
 
     void compactionElsewhereDropsItsRows()

@@ -504,7 +504,7 @@ void TestMainWindow::menuBarHoldsEveryAction()
     QVERIFY(entries(1).contains(QStringLiteral("Kill all &orphans…")));
     QVERIFY(entries(1).contains(QStringLiteral("&Extend timeout…")));
     QVERIFY(entries(2).contains(QStringLiteral("Creations history")));
-    QCOMPARE(entries(3), QStringList{QStringLiteral("&About Sandbox Desk")});
+    QCOMPARE(entries(3), (QStringList{QStringLiteral("Session &log"), QStringLiteral("&About Sandbox Desk")}));
     auto *quit = m_window->findChild<QAction *>(QStringLiteral("quitAction"));
     QCOMPARE(quit->shortcut(), QKeySequence(Qt::CTRL | Qt::Key_Q));
 

@@ -44,6 +44,7 @@ class TestSandboxTableModel : public QObject
 private Q_SLOTS:
     void appliesDiffsWithoutReset();
     void identicalRefreshSignalsNothing();
+    void pagesMergeWithoutRemovingUntilTheListIsWhole();
     void scatteredRemovalsKeepIndexConsistent();
     void selectionSurvivesRefresh();
     void textFilter_data();
@@ -110,6 +111,44 @@ void TestSandboxTableModel::identicalRefreshSignalsNothing()
     QCOMPARE(inserted.count(), 0);
     QCOMPARE(removed.count(), 0);
     QCOMPARE(changed.count(), 0);
+}
+
+void TestSandboxTableModel::pagesMergeWithoutRemovingUntilTheListIsWhole()
+{
+    SandboxTableModel model;
+    model.setClock([] { return kNow; });
+    QAbstractItemModelTester tester(&model, QAbstractItemModelTester::FailureReportingMode::QtTest);
+    model.setSandboxes({makeSandbox("aaa"), makeSandbox("bbb"), makeSandbox("ccc")});
+    QSignalSpy inserted(&model, &QAbstractItemModel::rowsInserted);
+    QSignalSpy removed(&model, &QAbstractItemModel::rowsRemoved);
+    QSignalSpy changed(&model, &QAbstractItemModel::dataChanged);
+
+    // The next list, a page at a time: "bbb" changed, "ddd" is new, "aaa" is gone,
+    // and "ccc" is on the page not merged yet.
+    const Sandbox changedB = makeSandbox("bbb", 600);
+    model.mergeSandboxes({changedB, makeSandbox("ddd")});
+    QCOMPARE(removed.count(), 0);
+    QCOMPARE(model.rowCount(), 4);
+    QCOMPARE(model.sandbox("bbb")->endAt, changedB.endAt);
+    QCOMPARE(changed.count(), 1);
+    QCOMPARE(inserted.count(), 1);
+    QCOMPARE(model.rowOf("ddd"), 3);
+    QVERIFY(model.sandbox("aaa"));
+
+    // The same sandbox again on a later page (the list moved between pages): one row.
+    model.mergeSandboxes({makeSandbox("ddd"), makeSandbox("ccc")});
+    QCOMPARE(model.rowCount(), 4);
+    QCOMPARE(removed.count(), 0);
+
+    // The whole list: only what no page held is removed; nothing else is signalled.
+    changed.clear();
+    inserted.clear();
+    model.setSandboxes({changedB, makeSandbox("ddd"), makeSandbox("ccc")});
+    QCOMPARE(removed.count(), 1);
+    QCOMPARE(model.rowOf("aaa"), -1);
+    QCOMPARE(model.rowCount(), 3);
+    QCOMPARE(changed.count(), 0);
+    QCOMPARE(inserted.count(), 0);
 }
 
 void TestSandboxTableModel::scatteredRemovalsKeepIndexConsistent()

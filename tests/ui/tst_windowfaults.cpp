@@ -3,6 +3,10 @@
 // and only then may the process exit), and failed actions that stay on screen.
 
 #include "../creation/creationtestutil.h"
+#include "creationspanel.h"
+#include "detailpane.h"
+#include "detailtabs.h"
+#include "historyview.h"
 #include "journal/creationjournal.h"
 #include "mainwindow.h"
 #include "messagebanner.h"
@@ -17,7 +21,12 @@
 #include <QSettings>
 #include <QSignalSpy>
 #include <QStatusBar>
+#include <QPlainTextEdit>
+#include <QTableWidget>
+#include <QTabWidget>
 #include <QTest>
+#include <QToolButton>
+#include <QTreeWidget>
 
 using namespace sd;
 using sd::test::rule;
@@ -48,6 +57,18 @@ private:
         if (dialog)
             dialog->findChild<QPushButton *>(QStringLiteral("createButton"))->click();
         return dialog;
+    }
+
+    /// Kills the selected sandboxes as a user does (Delete, then Kill in the
+    /// confirmation); true once the batch finished (`finished` watches actionsFinished).
+    static bool killSelected(MainWindow *window, QSignalSpy *finished)
+    {
+        window->killAction()->trigger();
+        auto *box = window->findChild<QMessageBox *>(QStringLiteral("killConfirmation"));
+        if (!box)
+            return false;
+        box->findChild<QPushButton *>(QStringLiteral("confirmKillButton"))->click();
+        return finished->wait(20000);
     }
 
     std::unique_ptr<MainWindow> makeWindow()
@@ -177,11 +198,7 @@ private Q_SLOTS:
         QSignalSpy refreshed(window.get(), &MainWindow::refreshed);
         QTRY_VERIFY_WITH_TIMEOUT(window->selectSandbox(id), 20000);
         QSignalSpy finished(window.get(), &MainWindow::actionsFinished);
-        window->killAction()->trigger();
-        auto *box = window->findChild<QMessageBox *>(QStringLiteral("killConfirmation"));
-        QVERIFY(box);
-        box->findChild<QPushButton *>(QStringLiteral("confirmKillButton"))->click();
-        QVERIFY(finished.wait(20000));
+        QVERIFY(killSelected(window.get(), &finished));
         refreshed.clear();
         QVERIFY(refreshed.wait(20000)); // the refresh after the action
         QVERIFY(refreshed.last().at(0).toBool());
@@ -232,13 +249,239 @@ private Q_SLOTS:
         const QString creationId = dialog->job()->creationId();
         dialog->findChild<QPushButton *>(QStringLiteral("backgroundButton"))->click();
         QVERIFY(!dialog->isVisible());
+        // Still running, and in sight in the window.
+        QVERIFY(!dialog->job()->isFinished());
+        QVERIFY(window->creationsPanel()->isVisible());
+        QVERIFY(window->creationsPanel()->row(creationId));
         QTRY_VERIFY_WITH_TIMEOUT(!dialog, 20000); // gone once the creation ended
+        QVERIFY(!window->creationsPanel()->isVisible());
         QTRY_VERIFY_WITH_TIMEOUT(window->statusBar()->currentMessage().startsWith(QLatin1String("Sandbox ")), 20000);
         QCOMPARE(m_backend.listIds().size(), 1);
         bool ready = false;
         for (const CreationRecord &record : window->journal()->history())
             ready = ready || (record.creationId == creationId && record.state == CreationState::Ready);
         QVERIFY(ready);
+    }
+
+    // A creation sent to the background shows in the window's creations panel with
+    // the step it is in and its sandbox; Cancel there removes what it made, the window
+    // reports it as cancelled (not failed) and the creation ends in the history.
+    void backgroundCreationCancelledFromThePanel()
+    {
+        QVERIFY(holdCreationsInExtending(5000));
+        auto window = makeWindow();
+        QPointer<NewSandboxDialog> dialog = startCreation(window.get());
+        QVERIFY(dialog);
+        QTRY_VERIFY_WITH_TIMEOUT(dialog->job()->state() == CreationState::Extending, 20000);
+        CreationJob *job = dialog->job();
+        const QString creationId = job->creationId();
+        const QString sandboxId = job->sandboxId();
+        const QString templateId = job->templateId();
+        dialog->findChild<QPushButton *>(QStringLiteral("backgroundButton"))->click();
+        QVERIFY(!dialog->isVisible());
+
+        CreationsPanel *panel = window->creationsPanel();
+        QVERIFY(panel->isVisible());
+        QTreeWidgetItem *row = panel->row(creationId);
+        QVERIFY(row);
+        // The panel shows a step once the job announces it, after its journal record is
+        // durable; job->state() already names it before then.
+        QTRY_COMPARE_WITH_TIMEOUT(
+            row->text(CreationsPanel::StepColumn), displayName(CreationState::Extending), 20000);
+        QCOMPARE(row->text(CreationsPanel::SandboxColumn), sandboxId);
+        QCOMPARE(row->text(CreationsPanel::TemplateColumn), templateId);
+        QCOMPARE(row->text(CreationsPanel::McpColumn), QStringLiteral("none"));
+        QVERIFY(!row->text(CreationsPanel::StartedColumn).isEmpty());
+        QCOMPARE(m_backend.listIds(), QStringList { sandboxId }); // still being made
+
+        auto *cancel = qobject_cast<QToolButton *>(panel->list()->itemWidget(row, CreationsPanel::CancelColumn));
+        QVERIFY(cancel);
+        QVERIFY(cancel->isEnabled());
+        cancel->click();
+        QTRY_VERIFY_WITH_TIMEOUT(!dialog, 20000); // the creation ended
+        QCOMPARE(window->statusBar()->currentMessage(),
+            QStringLiteral("The creation from %1 was cancelled; what it had created was removed.").arg(templateId));
+        QVERIFY(!panel->isVisible());
+        QVERIFY(!panel->row(creationId));
+        QVERIFY(m_backend.listIds().isEmpty());
+        const auto record = window->journal()->creation(creationId);
+        QVERIFY(record);
+        QVERIFY(record->isFinished());
+        QCOMPARE(toString(record->state), toString(CreationState::RolledBack));
+        QVERIFY(window->historyView()->select(creationId));
+        // The history says it was cancelled, as the status bar did, not a failure.
+        QTreeWidgetItem *historyRow = window->historyView()->list()->currentItem();
+        QCOMPARE(historyRow->text(4), QStringLiteral("Cancelled"));
+        QVERIFY(!historyRow->data(0, CreationHistoryView::FailedRole).toBool());
+    }
+
+    /// Runs a creation in `window`'s session to its end.
+    static std::unique_ptr<CreationJob> createIn(MainWindow *window, const CreationRequest &request)
+    {
+        auto job = std::make_unique<CreationJob>(window->session()->creationContext(), request);
+        job->setAutoDelete(false);
+        [&] { QVERIFY(sd::test::runJob(job.get(), 60000)); }();
+        return job;
+    }
+
+    static QStringList timelineSteps(const CreationRecord &record)
+    {
+        QStringList steps;
+        for (const CreationStep &step : record.timeline) {
+            if (step.kind == CreationStep::Kind::KillFailed)
+                steps << QStringLiteral("kill-failed(%1)%2").arg(step.detail, step.failed ? QStringLiteral("!") : QString());
+            else if (step.kind == CreationStep::Kind::OrphanKilled)
+                steps << QStringLiteral("orphan-killed(%1)").arg(step.detail);
+            else if (step.kind == CreationStep::Kind::Killed)
+                steps << QStringLiteral("killed(%1)").arg(step.detail);
+        }
+        return steps;
+    }
+
+    // A sandbox whose rollback failed is killed later from the list: the kill the
+    // server refuses and the one that works both join its creation's timeline.
+    void laterKillsJoinTheTimeline()
+    {
+        QVERIFY(m_backend.clearFaults());
+        auto window = makeWindow();
+        QTRY_VERIFY_WITH_TIMEOUT(window->newSandboxAction()->isEnabled(), 20000);
+        // No gateway on `base`: the creation rolls back, and every kill is refused.
+        QVERIFY(m_backend.setFaults({ rule(QStringLiteral("DELETE"), QStringLiteral("/sandboxes/*"),
+            QStringLiteral("status"), 20, 500) }));
+        CreationRequest broken;
+        broken.templateId = QStringLiteral("base");
+        broken.mcp = QJsonObject { { QStringLiteral("duckduckgo"), QJsonObject {} } };
+        const auto job = createIn(window.get(), broken);
+        QCOMPARE(toString(job->state()), toString(CreationState::RollbackFailed));
+        const QString sandboxId = job->sandboxId();
+        const QString creationId = job->creationId();
+
+        window->refresh();
+        QTRY_VERIFY_WITH_TIMEOUT(window->model()->orphanFlag(sandboxId).has_value(), 20000);
+        QVERIFY(window->selectSandbox(sandboxId));
+        QSignalSpy finished(window.get(), &MainWindow::actionsFinished);
+        QVERIFY(killSelected(window.get(), &finished));
+        QVERIFY(window->actionBanner()->isVisible());
+        QStringList steps = timelineSteps(*window->journal()->creation(creationId));
+        QCOMPARE(steps.size(), 1);
+        QVERIFY2(steps.first().startsWith(QStringLiteral("kill-failed(%1: ").arg(sandboxId)), qPrintable(steps.first()));
+        QVERIFY2(steps.first().contains(QLatin1String("500")) && steps.first().endsWith(QLatin1Char('!')),
+            qPrintable(steps.first()));
+
+        // The history shows it as a failed step of that creation.
+        CreationHistoryView *history = window->historyView();
+        QVERIFY(history->select(creationId));
+        QTreeWidget *timeline = history->timeline();
+        QTreeWidgetItem *last = timeline->topLevelItem(timeline->topLevelItemCount() - 1);
+        QCOMPARE(last->text(CreationHistoryView::StepColumn), QStringLiteral("A later kill failed"));
+        QVERIFY(last->data(0, CreationHistoryView::FailedRole).toBool());
+        QVERIFY(last->text(CreationHistoryView::DetailColumn).contains(sandboxId));
+
+        // Retry once the server lets it go: the kill that worked follows.
+        QVERIFY(m_backend.clearFaults());
+        window->actionBanner()->findChild<QAction *>(QStringLiteral("retryFailedAction"))->trigger();
+        QVERIFY(finished.wait(20000));
+        QVERIFY(m_backend.listIds().isEmpty());
+        steps = timelineSteps(*window->journal()->creation(creationId));
+        QCOMPARE(steps.size(), 2);
+        QCOMPARE(steps.last(), QStringLiteral("orphan-killed(%1)").arg(sandboxId));
+        last = timeline->topLevelItem(timeline->topLevelItemCount() - 1);
+        QCOMPARE(last->text(CreationHistoryView::StepColumn), QStringLiteral("Removed later as an orphan"));
+    }
+
+    // The user kills a Ready sandbox of ours from the list, no orphan: the refused
+    // kill and the one that works join its creation's timeline, "killed at T".
+    void killOfAReadySandboxJoinsTheTimeline()
+    {
+        QVERIFY(m_backend.clearFaults());
+        auto window = makeWindow();
+        QTRY_VERIFY_WITH_TIMEOUT(window->newSandboxAction()->isEnabled(), 20000);
+        const auto job = createIn(window.get(), CreationRequest {});
+        QCOMPARE(toString(job->state()), toString(CreationState::Ready));
+        const QString sandboxId = job->sandboxId();
+        const QString creationId = job->creationId();
+        window->refresh();
+        QTRY_VERIFY_WITH_TIMEOUT(window->selectSandbox(sandboxId), 20000);
+        QVERIFY(!window->model()->orphanFlag(sandboxId).has_value());
+
+        QVERIFY(m_backend.setFaults({ rule(QStringLiteral("DELETE"), QStringLiteral("/sandboxes/*"),
+            QStringLiteral("status"), 1, 500) }));
+        QSignalSpy finished(window.get(), &MainWindow::actionsFinished);
+        QVERIFY(killSelected(window.get(), &finished));
+        QVERIFY(window->actionBanner()->isVisible());
+        QCOMPARE(m_backend.listIds(), QStringList { sandboxId });
+        QStringList steps = timelineSteps(*window->journal()->creation(creationId));
+        QCOMPARE(steps.size(), 1);
+        QVERIFY2(steps.first().startsWith(QStringLiteral("kill-failed(%1: ").arg(sandboxId))
+                && steps.first().contains(QLatin1String("500")) && steps.first().endsWith(QLatin1Char('!')),
+            qPrintable(steps.first()));
+
+        QVERIFY(m_backend.clearFaults());
+        window->actionBanner()->findChild<QAction *>(QStringLiteral("retryFailedAction"))->trigger();
+        QVERIFY(finished.wait(20000));
+        QVERIFY(m_backend.listIds().isEmpty());
+        const auto record = window->journal()->creation(creationId);
+        steps = timelineSteps(*record);
+        QCOMPARE(steps, (QStringList { steps.first(), QStringLiteral("killed(%1)").arg(sandboxId) }));
+        QVERIFY(record->killedAt.isValid());
+        QCOMPARE(toString(record->state), toString(CreationState::Ready)); // it was made; the user ended it
+
+        CreationHistoryView *history = window->historyView();
+        QVERIFY(history->select(creationId));
+        QTreeWidget *timeline = history->timeline();
+        QTreeWidgetItem *last = timeline->topLevelItem(timeline->topLevelItemCount() - 1);
+        QCOMPARE(last->text(CreationHistoryView::StepColumn), QStringLiteral("Sandbox killed"));
+        QCOMPARE(last->text(CreationHistoryView::DetailColumn), sandboxId);
+        QVERIFY(!last->text(CreationHistoryView::TimeColumn).isEmpty());
+        QVERIFY(!last->data(0, CreationHistoryView::FailedRole).toBool());
+        QVERIFY2(history->summary()->text().contains(QLatin1String("The sandbox was killed later: ")),
+            qPrintable(history->summary()->text()));
+    }
+
+    // The Processes tab that cannot load says why and shows no list it can no
+    // longer vouch for.
+    void processesTabClearsItsListOnError()
+    {
+        QVERIFY(m_backend.clearFaults());
+        auto window = makeWindow();
+        QTRY_VERIFY_WITH_TIMEOUT(window->newSandboxAction()->isEnabled(), 20000);
+        CreationRequest withGateway;
+        withGateway.mcp = QJsonObject { { QStringLiteral("duckduckgo"), QJsonObject {} } };
+        const auto job = createIn(window.get(), withGateway);
+        QCOMPARE(toString(job->state()), toString(CreationState::Ready));
+        window->refresh();
+        QTRY_VERIFY_WITH_TIMEOUT(window->selectSandbox(job->sandboxId()), 20000);
+
+        ProcessesTab *processes = window->detailPane()->processesTab();
+        QSignalSpy loaded(processes, &DetailTab::loaded);
+        window->detailPane()->tabs()->setCurrentWidget(processes);
+        QVERIFY(loaded.wait(20000));
+        QVERIFY2(loaded.last().at(0).toBool(), qPrintable(processes->statusText()));
+        QVERIFY(processes->table()->rowCount() >= 1); // the gateway
+        // Cut at the column's edge, whole on hover.
+        QTableWidgetItem *command = processes->table()->item(0, 2);
+        QCOMPARE(command->toolTip(), command->text());
+
+        QVERIFY(m_backend.setFaults({ rule(QStringLiteral("POST"), QStringLiteral("*/process.Process/List"),
+            QStringLiteral("status"), 1, 500) }));
+        processes->reload();
+        QVERIFY(loaded.wait(20000));
+        QVERIFY(!loaded.last().at(0).toBool());
+        QVERIFY2(processes->statusText().contains(QLatin1String("500")), qPrintable(processes->statusText()));
+        QCOMPARE(processes->table()->rowCount(), 0);
+
+        // Logs: the whole message of the selected entry, wrapped, under the table.
+        LogsTab *logs = window->detailPane()->logsTab();
+        QSignalSpy logsLoaded(logs, &DetailTab::loaded);
+        window->detailPane()->tabs()->setCurrentWidget(logs);
+        QVERIFY(logsLoaded.wait(20000));
+        QVERIFY(logs->table()->rowCount() >= 1);
+        QVERIFY(!logs->entryView()->isVisible());
+        QTableWidgetItem *message = logs->table()->item(0, 2);
+        QCOMPARE(message->toolTip(), message->text());
+        logs->table()->setCurrentCell(0, 2);
+        QVERIFY(logs->entryView()->isVisible());
+        QVERIFY(logs->entryView()->toPlainText().endsWith(message->text()));
     }
 
     // A cancelled creation is reported as cancelled, in a warning, not as a failure.

@@ -60,11 +60,15 @@ inline bool settingsFileContains(const QString &text)
     return file.readAll().contains(text.toUtf8());
 }
 
-/// A shown main window on `local`, refreshing only when the test asks.
+/// A shown main window on `local`, refreshing only when the test asks. The E2B CLI's
+/// login is read from `cliLoginPath`; by default from nowhere, so the login of
+/// whoever runs the tests never shows.
 inline std::unique_ptr<MainWindow> makeWindow(const ConnectionSettings &local, const QString &journalDirectory,
-                                              bool rememberState = false)
+                                              bool rememberState = false, const QString &cliLoginPath = {})
 {
     DesktopOptions options;
+    options.cliLoginPath = cliLoginPath.isEmpty() ? journalDirectory + QStringLiteral("/no-e2b-cli/config.json")
+                                                  : cliLoginPath;
     options.localConnection = local;
     options.rememberState = rememberState;
     options.journalDirectory = journalDirectory;

@@ -367,8 +367,18 @@ QVariant SandboxTableModel::headerData(int section, Qt::Orientation orientation,
 
 void SandboxTableModel::setSandboxes(const QList<Sandbox> &sandboxes)
 {
+    applyDiff(sandboxes, Unlisted::Remove);
+}
+
+void SandboxTableModel::mergeSandboxes(const QList<Sandbox> &page)
+{
+    applyDiff(page, Unlisted::Keep);
+}
+
+void SandboxTableModel::applyDiff(const QList<Sandbox> &sandboxes, Unlisted unlisted)
+{
     // One ID lookup per incoming sandbox. `source[row]` is where that row's new value
-    // is in `sandboxes` (-1: gone); a duplicate ID in one answer counts once, the last
+    // is in `sandboxes` (-1: not in it); a duplicate ID in one answer counts once, the last
     // one winning, as it does for new IDs through `addedAt`.
     std::vector<qsizetype> source(m_rows.size(), -1);
     QList<qsizetype> added;
@@ -390,7 +400,7 @@ void SandboxTableModel::setSandboxes(const QList<Sandbox> &sandboxes)
     bool anyGone = false;
     for (size_t row = 0; row < m_rows.size(); ++row) {
         if (source[row] < 0)
-            gone[row] = anyGone = true;
+            gone[row] = anyGone = unlisted == Unlisted::Remove;
         else if (!(m_rows[row]->sandbox == sandboxes.at(source[row])))
             changed.append({m_rows[row].get(), source[row]});
     }

@@ -72,6 +72,10 @@ public:
 
     /// Replaces the content with `sandboxes`, applied as a diff by sandbox ID.
     void setSandboxes(const QList<Sandbox> &sandboxes);
+    /// Applies one page of a list still being loaded: its listed rows are updated and
+    /// its new ones appended, and no row is removed, since the rest of the list has not
+    /// arrived yet. setSandboxes() with the whole list then removes what is gone.
+    void mergeSandboxes(const QList<Sandbox> &page);
     /// Orphan flags by sandbox ID; flags for IDs not (yet) listed are kept for later.
     void setOrphanFlags(const QHash<QString, OrphanFlag> &flags);
     /// Marks the rows as possibly out of date (the last refresh failed).
@@ -114,6 +118,8 @@ private:
         int number = 0;
     };
 
+    enum class Unlisted { Remove, Keep };
+    void applyDiff(const QList<Sandbox> &sandboxes, Unlisted unlisted);
     void removeRows(const std::vector<bool> &gone);
     void applyChanges(const QList<std::pair<const Row *, qsizetype>> &changedRows,
                       const QList<Sandbox> &sandboxes);
