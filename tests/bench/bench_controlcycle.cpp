@@ -6,13 +6,20 @@
 //            on one QNetworkAccessManager;
 //  - sdk:    the official `e2b` SDK in one Node process (tests/bench/sdk-cycle.mjs),
 //            Node's start-up left out;
-//  - floor:  the same two round trips as GET /health on a raw kept-alive socket, which
-//            is what the transport and the backend's HTTP front cost;
+//  - floor:  the core's two requests (POST /v2/sandboxes with the same body, then
+//            DELETE /sandboxes/{id}) sent on a raw kept-alive socket: what the backend
+//            and the transport cost, with no client library (the goal: the core within
+//            1.5x of it);
+//  - health: two GET /health on that raw socket, the transport's own floor;
 //  - qnam:   the same two GET /health through QNetworkAccessManager, to tell Qt's
 //            transport apart from the jobs.
 //
-// Each round runs the four one after the other, 200 cycles each, in rotating order.
-// Figures are printed, never asserted.
+// Each round runs the five one after the other, 200 cycles each, in rotating order.
+// Client CPU per cycle: this process's (all threads) for the core, Node's
+// process.cpuUsage() for the SDK. Figures are printed, never asserted.
+//
+//   build/bin/bench_controlcycle [--reps ROUNDS] [--cycles N] [--quick] [--isolation MODE]
+//                                [--npm-dir DIR]
 
 #include "benchbackend.h"
 #include "benchutil.h"
@@ -23,14 +30,10 @@
 #include <QCoreApplication>
 #include <QElapsedTimer>
 #include <QEventLoop>
-#include <QFile>
-#include <QJsonArray>
 #include <QJsonDocument>
-#include <QLoggingCategory>
+#include <QJsonObject>
 #include <QNetworkAccessManager>
 #include <QNetworkReply>
-#include <QProcess>
-#include <QStandardPaths>
 #include <QTcpSocket>
 
 #include <cstdio>
@@ -40,25 +43,23 @@ using namespace sd::bench;
 
 namespace {
 
-/// Runs `job` to its end in a local event loop (a benchmark may; library code may not).
-bool runJob(sd::Job *job)
-{
-    QEventLoop loop;
-    QObject::connect(job, &sd::Job::finished, &loop, &QEventLoop::quit);
-    job->start();
-    loop.exec();
-    return !job->hasError();
-}
-
-/// Whole cycles into `out`; the create and the kill alone into `creates` and `kills`.
-void coreCycles(QNetworkAccessManager *network, const sd::ConnectionSettings &settings, int count,
-    int warmup, Samples *out, Samples *creates, Samples *kills)
+sd::NewSandbox baseSandbox()
 {
     sd::NewSandbox request;
     request.templateId = QStringLiteral("base");
+    return request;
+}
+
+/// Whole cycles into `out` (this process's CPU time per cycle into `cpu`); the create
+/// and the kill alone into `creates` and `kills`.
+void coreCycles(QNetworkAccessManager *network, const sd::ConnectionSettings &settings, int count,
+    int warmup, Samples *out, Samples *cpu, Samples *creates, Samples *kills)
+{
+    const sd::NewSandbox request = baseSandbox();
     for (int i = 0; i < warmup + count; ++i) {
         bool ok = true;
         qint64 createNs = 0;
+        const double cpu0 = processCpuSeconds();
         const qint64 ns = timeNs([&] {
             sd::CreateSandboxJob create(network, settings, request);
             create.setAutoDelete(false);
@@ -75,94 +76,173 @@ void coreCycles(QNetworkAccessManager *network, const sd::ConnectionSettings &se
         }
         if (i >= warmup) {
             out->add(ns);
+            cpu->add(qint64((processCpuSeconds() - cpu0) * 1e9));
             creates->add(createNs);
             kills->add(ns - createNs);
         }
     }
 }
 
-void sdkCycles(const QProcessEnvironment &env, int count, int warmup, Samples *out)
-{
-    QProcess node;
-    node.setProcessEnvironment(env);
-    node.setProgram(QStandardPaths::findExecutable(QStringLiteral("node")));
-    node.setArguments({ QStringLiteral(SD_BENCH_SOURCE_DIR "/sdk-cycle.mjs"),
-        QString::number(count), QString::number(warmup) });
-    node.start();
-    if (!node.waitForFinished(600000) || node.exitCode() != 0) {
-        std::fprintf(stderr, "sdk-cycle.mjs failed: %s\n",
-            node.readAllStandardError().left(600).constData());
-        return;
-    }
-    const QJsonArray times = QJsonDocument::fromJson(node.readAllStandardOutput()).array();
-    for (const QJsonValue &t : times)
-        out->add(qint64(t.toDouble()));
-}
-
-/// GET /health on one kept-alive socket, read to the end of its body.
-class RawHealth
+/// HTTP/1.1 requests on one kept-alive socket, each read to the end of its body
+/// (Content-Length or chunked): the least a client can do for a round trip.
+class RawHttp
 {
 public:
-    explicit RawHealth(const QUrl &url)
-        : m_request("GET /health HTTP/1.1\r\nHost: " + url.host().toLatin1() + ':'
-            + QByteArray::number(url.port()) + "\r\n\r\n")
-        , m_url(url)
+    explicit RawHttp(const QUrl &url, QByteArray apiKey)
+        : m_url(url)
+        , m_apiKey(std::move(apiKey))
     { }
 
-    /// The backend closes a connection left idle while the other contenders ran:
-    /// then one new connection, in the first (warm-up, uncounted) cycle of a round.
-    bool get() { return getOnce() || (reconnect() && getOnce()); }
-    QString errorString() const { return m_socket.errorString(); }
+    /// The status, or 0 (errorString() says why). The backend closes a connection
+    /// left idle while the other contenders ran: then one new connection, in the
+    /// first (warm-up, uncounted) cycle of a round.
+    int request(const QByteArray &method, const QByteArray &path, const QByteArray &body = {},
+        QByteArray *replyBody = nullptr)
+    {
+        const QByteArray message = method + ' ' + path + " HTTP/1.1\r\nHost: "
+            + m_url.host().toLatin1() + ':' + QByteArray::number(m_url.port())
+            + "\r\nX-API-Key: " + m_apiKey + "\r\nAccept: application/json\r\n"
+            + (body.isEmpty() ? QByteArray()
+                              : "Content-Type: application/json\r\nContent-Length: "
+                        + QByteArray::number(body.size()) + "\r\n")
+            + "\r\n" + body;
+        const bool reused = m_socket.state() == QAbstractSocket::ConnectedState;
+        int status = exchange(message, replyBody);
+        if (status == 0 && reused) {
+            m_socket.abort();
+            m_buffer.clear();
+            status = exchange(message, replyBody);
+        }
+        return status;
+    }
+    QString errorString() const { return m_error; }
 
 private:
-    bool reconnect()
-    {
-        m_socket.abort();
-        m_socket.connectToHost(m_url.host(), quint16(m_url.port()));
-        return m_socket.waitForConnected(5000);
-    }
-
-    bool getOnce()
+    int exchange(const QByteArray &message, QByteArray *replyBody)
     {
         if (m_socket.state() != QAbstractSocket::ConnectedState) {
             m_socket.connectToHost(m_url.host(), quint16(m_url.port()));
-            if (!m_socket.waitForConnected(5000))
-                return false;
+            if (!m_socket.waitForConnected(ReadTimeoutMs))
+                return fail(QStringLiteral("connect: ") + m_socket.errorString());
         }
-        m_socket.write(m_request);
-        QByteArray in;
+        m_socket.write(message);
         qsizetype headerEnd = -1;
-        qsizetype length = -1;
-        while (true) {
-            if (!m_socket.waitForReadyRead(5000))
-                return false;
-            in += m_socket.readAll();
-            if (headerEnd < 0) {
-                headerEnd = in.indexOf("\r\n\r\n");
-                if (headerEnd < 0)
-                    continue;
-                const QByteArray headers = in.left(headerEnd).toLower();
-                const qsizetype at = headers.indexOf("content-length:");
-                length = at < 0 ? 0
-                                : headers.mid(at + 15, headers.indexOf('\r', at) - at - 15)
-                                      .trimmed()
-                                      .toLongLong();
-            }
-            if (in.size() >= headerEnd + 4 + length)
-                return true;
+        while ((headerEnd = m_buffer.indexOf("\r\n\r\n")) < 0) {
+            if (!readMore())
+                return 0;
         }
+        const QByteArray head = m_buffer.left(headerEnd).toLower();
+        const int status = head.mid(9, 3).toInt();
+        m_buffer.remove(0, headerEnd + 4);
+        QByteArray content;
+        if (head.contains("transfer-encoding: chunked")) {
+            while (true) {
+                qsizetype lineEnd = -1;
+                while ((lineEnd = m_buffer.indexOf("\r\n")) < 0) {
+                    if (!readMore())
+                        return 0;
+                }
+                const qsizetype size = m_buffer.left(lineEnd).toLongLong(nullptr, 16);
+                while (m_buffer.size() < lineEnd + 2 + size + 2) {
+                    if (!readMore())
+                        return 0;
+                }
+                content += m_buffer.mid(lineEnd + 2, size);
+                m_buffer.remove(0, lineEnd + 2 + size + 2);
+                if (size == 0)
+                    break;
+            }
+        } else {
+            const qsizetype at = head.indexOf("content-length:");
+            const qsizetype length = at < 0
+                ? 0
+                : head.mid(at + 15, head.indexOf('\r', at) - at - 15).trimmed().toLongLong();
+            while (m_buffer.size() < length) {
+                if (!readMore())
+                    return 0;
+            }
+            content = m_buffer.left(length);
+            m_buffer.remove(0, length);
+        }
+        if (replyBody)
+            *replyBody = content;
+        return status;
     }
 
-    QByteArray m_request;
+    bool readMore()
+    {
+        if (!m_socket.waitForReadyRead(ReadTimeoutMs)) {
+            fail(m_socket.errorString());
+            return false;
+        }
+        m_buffer += m_socket.readAll();
+        return true;
+    }
+
+    int fail(const QString &why)
+    {
+        m_error = why;
+        return 0;
+    }
+
+    static constexpr int ReadTimeoutMs = 10000;
     QUrl m_url;
+    QByteArray m_apiKey;
     QTcpSocket m_socket;
+    QByteArray m_buffer; ///< read and not yet consumed
+    QString m_error;
 };
 
-void floorCycles(RawHealth *raw, int count, int warmup, Samples *out)
+/// The core's create and kill requests, the same method, path and body, sent raw.
+bool rawCycle(RawHttp *raw, const QByteArray &createBody, QString *why)
+{
+    QByteArray reply;
+    const int created = raw->request("POST", "/v2/sandboxes", createBody, &reply);
+    const QByteArray id = QJsonDocument::fromJson(reply)
+                              .object()
+                              .value(QLatin1String("sandboxID"))
+                              .toString()
+                              .toUtf8();
+    if (created != 201 || id.isEmpty()) {
+        *why = QStringLiteral("create: %1 %2").arg(created).arg(raw->errorString());
+        return false;
+    }
+    const int killed = raw->request("DELETE", "/sandboxes/" + id);
+    if (killed != 204) {
+        *why = QStringLiteral("kill: %1 %2").arg(killed).arg(raw->errorString());
+        return false;
+    }
+    return true;
+}
+
+/// Between two raw cycles, not timed: the backend's log pipe (sd::test::LocalBackend)
+/// is read only in the event loop, and a backend whose pipe is full stops answering.
+void readBackendLog() { QCoreApplication::processEvents(); }
+
+void floorCycles(RawHttp *raw, const QByteArray &createBody, int count, int warmup, Samples *out)
 {
     for (int i = 0; i < warmup + count; ++i) {
+        readBackendLog();
+        QString why;
         bool ok = true;
-        const qint64 ns = timeNs([&] { ok = raw->get() && raw->get(); });
+        const qint64 ns = timeNs([&] { ok = rawCycle(raw, createBody, &why); });
+        if (!ok) {
+            std::fprintf(stderr, "raw create + kill failed at cycle %d: %s\n", i, qPrintable(why));
+            return;
+        }
+        if (i >= warmup)
+            out->add(ns);
+    }
+}
+
+void healthCycles(RawHttp *raw, int count, int warmup, Samples *out)
+{
+    for (int i = 0; i < warmup + count; ++i) {
+        readBackendLog();
+        bool ok = true;
+        const qint64 ns = timeNs([&] {
+            ok = raw->request("GET", "/health") == 200 && raw->request("GET", "/health") == 200;
+        });
         if (!ok) {
             std::fprintf(stderr, "raw GET /health failed at cycle %d: %s\n", i,
                 qPrintable(raw->errorString()));
@@ -200,95 +280,87 @@ void qnamCycles(QNetworkAccessManager *network, const sd::ConnectionSettings &se
 int main(int argc, char **argv)
 {
     QCoreApplication app(argc, argv);
-    QLoggingCategory::setFilterRules(QStringLiteral("*.info=false\n*.debug=false"));
-    const QStringList args = app.arguments();
-    const bool quick = args.contains(QStringLiteral("--quick"));
-    const int rounds = repetitions(args, 5);
-    const int count = optionValue(
-        args, QStringLiteral("--cycles"), quick ? QStringLiteral("20") : QStringLiteral("200"))
-                          .toInt();
+    const QStringList args = backendBenchmarkArgs();
+    const int rounds = std::max(5, repetitions(args, 5));
+    const int count = countOption(args, QStringLiteral("--cycles"), 200, 20);
     const int warmup = 5;
     const QString isolation
         = optionValue(args, QStringLiteral("--isolation"), QStringLiteral("none"));
-    const QString npm = npmDir(args);
-    printMachine();
-    std::printf("command: %s\n", qPrintable(args.join(QLatin1Char(' '))));
 
     sd::test::LocalBackend backend({ QStringLiteral("--isolation"), isolation });
-    if (!backend.start()) {
-        std::printf("sandbox-desk-local did not start\n");
+    if (!startBackend(&backend))
         return 1;
-    }
-    sd::ConnectionSettings settings;
-    settings.apiUrl = backend.url();
-    settings.sandboxUrl = backend.url();
-    settings.apiKey = backend.apiKey();
-
-    QProcessEnvironment env = e2bEnvironment(backend);
-    env.insert(QStringLiteral("SD_NPM_DIR"), npm);
-    const bool haveSdk = QFile::exists(npm + QStringLiteral("/node_modules/e2b/package.json"));
-    if (!haveSdk)
-        std::printf("(the official SDK is not in %s: run `make npm`; its column is left out)\n",
-            qPrintable(npm));
+    const sd::ConnectionSettings settings = connectionSettings(backend);
+    const OfficialSdk officialSdk(backend, args);
+    const bool haveSdk = officialSdk.available();
 
     QNetworkAccessManager network;
-    RawHealth raw(backend.url());
-    Samples core, sdk, floor, qnam, coreCreates, coreKills;
-    std::vector<Samples> coreRounds(rounds), sdkRounds(rounds);
+    RawHttp raw(backend.url(), backend.apiKey().toUtf8());
+    const QByteArray createBody
+        = QJsonDocument(baseSandbox().toJson()).toJson(QJsonDocument::Compact);
+    Samples core, coreCpu, sdk, sdkCpu, floor, health, qnam, coreCreates, coreKills;
+    std::vector<Samples> coreRounds(rounds), sdkRounds(rounds), floorRounds(rounds);
     for (int round = 0; round < rounds; ++round) {
-        for (int turn = 0; turn < 4; ++turn) {
-            switch ((round + turn) % 4) {
-            case 0: {
-                Samples s;
-                coreCycles(&network, settings, count, warmup, &s, &coreCreates, &coreKills);
-                core.addAll(s);
-                coreRounds[round] = s;
+        for (int turn = 0; turn < 5; ++turn) {
+            switch ((round + turn) % 5) {
+            case 0:
+                coreCycles(&network, settings, count, warmup, &coreRounds[round], &coreCpu,
+                    &coreCreates, &coreKills);
+                core.addAll(coreRounds[round]);
                 break;
-            }
             case 1:
                 if (haveSdk) {
-                    Samples s;
-                    sdkCycles(env, count, warmup, &s);
-                    sdk.addAll(s);
-                    sdkRounds[round] = s;
+                    sdkCycles(officialSdk, count, warmup, {}, &sdkRounds[round], &sdkCpu);
+                    sdk.addAll(sdkRounds[round]);
                 }
                 break;
             case 2:
-                floorCycles(&raw, count, warmup, &floor);
+                floorCycles(&raw, createBody, count, warmup, &floorRounds[round]);
+                floor.addAll(floorRounds[round]);
                 break;
             case 3:
+                healthCycles(&raw, count, warmup, &health);
+                break;
+            case 4:
                 qnamCycles(&network, settings, count, warmup, &qnam);
                 break;
             }
         }
-        std::printf("round %d: core %.2f ms, sdk %.2f ms (medians per cycle)\n", round + 1,
-            coreRounds[round].medianMs(), sdkRounds[round].medianMs());
+        std::printf("round %d: core %.2f ms, sdk %.2f ms, floor %.2f ms (medians per cycle)\n",
+            round + 1, coreRounds[round].medianMs(), sdkRounds[round].medianMs(),
+            floorRounds[round].medianMs());
         std::fflush(stdout);
     }
 
     std::printf("\n== create (base) + kill, %d cycles in a row per round, %d rounds, "
                 "rotating order; median per cycle in ms (p95)\n",
         count, rounds);
-    std::printf("| contender | per cycle | above the floor |\n| --- | --- | --- |\n");
+    std::printf("| contender | per cycle | × the floor | client CPU per cycle |\n"
+                "| --- | --- | --- | --- |\n");
     const double f = floor.medianMs();
     std::printf("| core jobs in process (CreateSandboxJob + KillSandboxJob) | **%.2f** (%.2f) | "
-                "%.2f |\n",
-        core.medianMs(), core.p95Ms(), core.medianMs() - f);
-    std::printf("| of which the create (POST /v2/sandboxes) | %.2f (%.2f) | |\n",
+                "%.2f× | %.2f |\n",
+        core.medianMs(), core.p95Ms(), ratio(core.medianMs(), f), coreCpu.medianMs());
+    std::printf("| of which the create (POST /v2/sandboxes) | %.2f (%.2f) | | |\n",
         coreCreates.medianMs(), coreCreates.p95Ms());
-    std::printf("| of which the kill (DELETE /sandboxes/{id}) | %.2f (%.2f) | |\n",
+    std::printf("| of which the kill (DELETE /sandboxes/{id}) | %.2f (%.2f) | | |\n",
         coreKills.medianMs(), coreKills.p95Ms());
     if (haveSdk)
-        std::printf(
-            "| official SDK, one Node process (Sandbox.create + kill) | %.2f (%.2f) | %.2f |\n",
-            sdk.medianMs(), sdk.p95Ms(), sdk.medianMs() - f);
-    std::printf("| QNetworkAccessManager, 2 × GET /health | %.2f (%.2f) | %.2f |\n",
-        qnam.medianMs(), qnam.p95Ms(), qnam.medianMs() - f);
-    std::printf(
-        "| floor: raw kept-alive socket, 2 × GET /health | %.2f (%.2f) | |\n", f, floor.p95Ms());
+        std::printf("| official SDK, one Node process (Sandbox.create + kill) | %.2f (%.2f) | "
+                    "%.2f× | %.2f |\n",
+            sdk.medianMs(), sdk.p95Ms(), ratio(sdk.medianMs(), f), sdkCpu.medianMs());
+    std::printf("| floor: the same POST + DELETE on a raw kept-alive socket | %.2f (%.2f) | 1× "
+                "| |\n",
+        f, floor.p95Ms());
+    std::printf("| QNetworkAccessManager, 2 × GET /health | %.2f (%.2f) | | |\n", qnam.medianMs(),
+        qnam.p95Ms());
+    std::printf("| transport floor: raw kept-alive socket, 2 × GET /health | %.2f (%.2f) | | |\n",
+        health.medianMs(), health.p95Ms());
     if (haveSdk)
-        std::printf("sdk / core: %.2f×\n", ratio(sdk.medianMs(), core.medianMs()));
-
+        std::printf(
+            "sdk / core: %.2f× (goal: at least 2×)\n", ratio(sdk.medianMs(), core.medianMs()));
+    std::printf("core / floor: %.2f× (goal: within 1.5×)\n", ratio(core.medianMs(), f));
+    std::printf("load average at end: %.2f\n", loadAverage());
     backend.stop();
     return 0;
 }

@@ -1,8 +1,10 @@
 // What crash safety costs a creation: one CreationJournal record (open with
 // O_APPEND, write, fsync, close, read back) versus the same bytes written without
 // fsync, and versus a plain QFile kept open (write + flush), all in the same
-// directory, interleaved in one process. Then the records of one whole successful
-// MCP creation, journalled for real versus written without fsync.
+// directory, interleaved in one process. Then what the recording thread pays per
+// record: blocked for the synchronous write, against handing it to the journal's
+// writer thread (appendQueued(), what a creation does). Then the records of one
+// whole successful MCP creation, journalled for real versus written without fsync.
 //
 //   build/bin/bench_journal [--reps N] [--quick] [--dir DIR]
 //
@@ -15,6 +17,8 @@
 
 #include <QCoreApplication>
 #include <QDir>
+#include <QElapsedTimer>
+#include <QEventLoop>
 #include <QFile>
 #include <QStorageInfo>
 #include <QTemporaryDir>
@@ -23,6 +27,7 @@
 #include <fcntl.h>
 #include <unistd.h>
 
+#include <array>
 #include <cstdio>
 
 using namespace sd;
@@ -174,6 +179,62 @@ int main(int argc, char **argv)
         "  QFile kept open, write + flush         %9.1f us (p95 %9.1f)  journal/this %7.1fx\n",
         plainFlush.medianUs(), plainFlush.p95Us(),
         ratio(journalled.medianUs(), plainFlush.medianUs()));
+
+    // What the thread that records pays: the synchronous recordState() blocks it for
+    // the whole fsync; appendQueued() (what a creation uses) hands the line to the
+    // writer thread and gets the result back through the event loop.
+    Samples syncBlocked, queuedCall, queuedThreadCpu, queuedDurable;
+    for (int rep = 0; rep < reps + 3; ++rep) {
+        const CreationState state
+            = rep % 2 ? CreationState::Extending : CreationState::StartingGateway;
+        const auto synchronous
+            = [&] { return timeNs([&] { allOk = journal.recordState(stateId, state) && allOk; }); };
+        const auto queued = [&] {
+            QEventLoop loop;
+            qint64 durableNs = 0;
+            const qint64 cpu0 = threadCpuNs();
+            QElapsedTimer timer;
+            timer.start();
+            journal.appendQueued(
+                CreationJournal::stateRecord(stateId, state), &loop, [&](bool written) {
+                    durableNs = timer.nsecsElapsed();
+                    allOk = written && allOk;
+                    loop.quit();
+                });
+            const qint64 callNs = timer.nsecsElapsed();
+            loop.exec();
+            return std::array<qint64, 3> { callNs, threadCpuNs() - cpu0, durableNs };
+        };
+        qint64 blocked = 0;
+        std::array<qint64, 3> q {};
+        if (rep % 2) {
+            blocked = synchronous();
+            q = queued();
+        } else {
+            q = queued();
+            blocked = synchronous();
+        }
+        if (rep >= 3) {
+            syncBlocked.add(blocked);
+            queuedCall.add(q[0]);
+            queuedThreadCpu.add(q[1]);
+            queuedDurable.add(q[2]);
+        }
+    }
+    std::printf("\nThe recording (GUI) thread's time per record, before and after the writer "
+                "thread\n");
+    std::printf("  before: recordState() blocks it        %9.1f us (p95 %9.1f)\n",
+        syncBlocked.medianUs(), syncBlocked.p95Us());
+    std::printf(
+        "  after:  the appendQueued() call        %9.1f us (p95 %9.1f)  before/this %7.1fx\n",
+        queuedCall.medianUs(), queuedCall.p95Us(),
+        ratio(syncBlocked.medianUs(), queuedCall.medianUs()));
+    std::printf("          its CPU, call + result + read-back %6.1f us (p95 %9.1f)  before/this "
+                "%7.1fx\n",
+        queuedThreadCpu.medianUs(), queuedThreadCpu.p95Us(),
+        ratio(syncBlocked.medianUs(), queuedThreadCpu.medianUs()));
+    std::printf("          until durable (not blocking)   %9.1f us (p95 %9.1f)\n",
+        queuedDurable.medianUs(), queuedDurable.p95Us());
 
     // A whole creation's records, journalled versus the same lines without fsync.
     const int creationReps = std::max(3, reps / 4);

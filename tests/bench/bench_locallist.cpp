@@ -26,7 +26,6 @@
 #include <QJsonArray>
 #include <QJsonDocument>
 #include <QJsonObject>
-#include <QLoggingCategory>
 #include <QNetworkAccessManager>
 #include <QNetworkReply>
 #include <QNetworkRequest>
@@ -101,7 +100,7 @@ void benchInProcess(const QList<int> &sizes, int reps)
     std::fflush(stdout);
 
     SandboxRegistry registry;
-    ControlPlane plane(&registry, { QStringLiteral("bench"), QStringLiteral("none") });
+    ControlPlane plane(&registry, { QStringLiteral("bench"), QStringLiteral("none"), {} });
     Router router;
     plane.registerRoutes(&router);
     const auto handle = [&](const HttpRequest &request) {
@@ -199,42 +198,6 @@ void benchInProcess(const QList<int> &sizes, int reps)
 
 // ---- 2. whole processes ----------------------------------------------------------
 
-/// POSTs until the backend holds `total` sandboxes, 32 requests in flight.
-bool fill(
-    QNetworkAccessManager *network, const sd::test::LocalBackend &backend, int already, int total)
-{
-    const QByteArray body = QJsonDocument(
-        QJsonObject { { QStringLiteral("templateID"), QStringLiteral("base") },
-            { QStringLiteral("timeout"),
-                3600 } }).toJson(QJsonDocument::Compact);
-    int sent = already;
-    int done = already;
-    bool ok = true;
-    QEventLoop loop;
-    std::function<void()> sendOne = [&] {
-        QNetworkRequest request(backend.url().resolved(QUrl(QStringLiteral("/sandboxes"))));
-        request.setHeader(QNetworkRequest::ContentTypeHeader, QStringLiteral("application/json"));
-        request.setRawHeader("X-API-Key", backend.apiKey().toLatin1());
-        QNetworkReply *reply = network->post(request, body);
-        ++sent;
-        QObject::connect(reply, &QNetworkReply::finished, reply, [&, reply] {
-            if (reply->attribute(QNetworkRequest::HttpStatusCodeAttribute).toInt() != 201)
-                ok = false;
-            reply->deleteLater();
-            ++done;
-            if (sent < total && ok)
-                sendOne();
-            else if (done == sent)
-                loop.quit();
-        });
-    };
-    for (int i = 0; i < 32 && sent < total; ++i)
-        sendOne();
-    if (sent > done)
-        loop.exec();
-    return ok;
-}
-
 struct Run
 {
     qint64 wallNs = -1;
@@ -302,7 +265,10 @@ void benchWholeProcess(const QList<int> &sizes, int reps, const QString &npmDir)
         return;
     }
     QTemporaryDir home;
-    sd::test::LocalBackend backend({ QStringLiteral("--isolation"), QStringLiteral("none") });
+    // The backend refuses more than --max-sandboxes (1,000 by default).
+    const int most = sizes.isEmpty() ? 1 : *std::max_element(sizes.begin(), sizes.end());
+    sd::test::LocalBackend backend({ QStringLiteral("--isolation"), QStringLiteral("none"),
+        QStringLiteral("--max-sandboxes"), QString::number(most) });
     if (!backend.start()) {
         std::printf("\n(whole processes skipped: sandbox-desk-local did not start)\n");
         return;
@@ -339,7 +305,7 @@ void benchWholeProcess(const QList<int> &sizes, int reps, const QString &npmDir)
     for (const int size : sizes) {
         QElapsedTimer filling;
         filling.start();
-        if (!fill(&network, backend, held, size)) {
+        if (!fillBackend(&network, backend, held, size)) {
             std::printf("(could not create %d sandboxes)\n", size);
             return;
         }
@@ -392,12 +358,8 @@ QList<int> parseSizes(const QString &text)
 int main(int argc, char **argv)
 {
     QCoreApplication app(argc, argv);
-    // One log line per created sandbox would be most of what the filling costs.
-    QLoggingCategory::setFilterRules(QStringLiteral("*.info=false\n*.debug=false"));
-    const QStringList args = app.arguments();
+    const QStringList args = backendBenchmarkArgs();
     const bool quick = args.contains(QStringLiteral("--quick"));
-    printMachine();
-    std::printf("command: %s\n", qPrintable(args.join(QLatin1Char(' '))));
 
     const QString only = optionValue(args, QStringLiteral("--only"));
     if (only.isEmpty() || only == QLatin1String("page")) {

@@ -499,20 +499,6 @@ void compareRefresh(const char *variant, Level level, const QList<Sandbox> &base
 
 // --- memory -------------------------------------------------------------------------
 
-qint64 heapInUse()
-{
-    const struct mallinfo2 info = mallinfo2();
-    return qint64(info.uordblks) + qint64(info.hblkhd);
-}
-
-qint64 rssBytes()
-{
-    std::ifstream statm("/proc/self/statm");
-    qint64 size = 0, resident = 0;
-    statm >> size >> resident;
-    return resident * sysconf(_SC_PAGESIZE);
-}
-
 void measureMemory(const QDateTime &now)
 {
     std::printf(

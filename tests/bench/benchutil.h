@@ -3,11 +3,18 @@
 // Small helpers shared by the benchmarks: wall-clock samples, medians, and the
 // command-line knobs. Figures are printed, never asserted: the machine is shared.
 
+#include <QCoreApplication>
 #include <QElapsedTimer>
+#include <QFile>
+#include <QLoggingCategory>
 #include <QString>
 #include <QStringList>
 #include <QSysInfo>
 #include <QThread>
+
+#include <malloc.h>
+#include <unistd.h>
+#include <sys/resource.h>
 
 #include <algorithm>
 #include <cstdio>
@@ -42,6 +49,37 @@ struct Timing
     qint64 wallNs = 0;
     qint64 cpuNs = 0;
 };
+
+/// CPU time this process has used, every thread, in seconds.
+inline double processCpuSeconds()
+{
+    rusage usage {};
+    getrusage(RUSAGE_SELF, &usage);
+    return double(usage.ru_utime.tv_sec + usage.ru_stime.tv_sec)
+        + double(usage.ru_utime.tv_usec + usage.ru_stime.tv_usec) / 1e6;
+}
+
+/// A field of /proc/<pid>/status (this process's without a pid), in KiB.
+inline qint64 statusKiB(const char *field, qint64 pid = 0)
+{
+    QFile status(
+        pid > 0 ? QStringLiteral("/proc/%1/status").arg(pid) : QStringLiteral("/proc/self/status"));
+    if (!status.open(QIODevice::ReadOnly))
+        return 0;
+    for (const QByteArray &line : status.readAll().split('\n')) {
+        if (line.startsWith(field))
+            return line.mid(qstrlen(field)).trimmed().split(' ').value(0).toLongLong();
+    }
+    return 0;
+}
+
+/// Resets this process's VmHWM to its current resident size (Linux: "5" to clear_refs).
+inline void resetPeak()
+{
+    QFile clear(QStringLiteral("/proc/self/clear_refs"));
+    if (clear.open(QIODevice::WriteOnly))
+        clear.write("5");
+}
 
 /// Wall-clock and thread CPU time spent in `work`.
 template<typename Work>
@@ -109,6 +147,23 @@ inline QString optionValue(
     return at >= 0 && at + 1 < args.size() ? args.at(at + 1) : fallback;
 }
 
+/// `name N` from the command line, else `quickDefault` with --quick, else `fullDefault`.
+inline int countOption(
+    const QStringList &args, const QString &name, int fullDefault, int quickDefault)
+{
+    const bool quick = args.contains(QStringLiteral("--quick"));
+    return optionValue(args, name, QString::number(quick ? quickDefault : fullDefault)).toInt();
+}
+
+/// The 1-minute load average now.
+inline double loadAverage()
+{
+    double load = 0;
+    std::ifstream loadavg("/proc/loadavg");
+    loadavg >> load;
+    return load;
+}
+
 /// One line about the machine, so a figure is never read without its context.
 inline void printMachine()
 {
@@ -120,12 +175,43 @@ inline void printMachine()
             break;
         }
     }
-    double load = 0;
-    std::ifstream loadavg("/proc/loadavg");
-    loadavg >> load;
     std::printf("machine: %s, %d logical CPUs, %s, load average %.2f at start\n",
         cpu.empty() ? "unknown CPU" : cpu.c_str(), QThread::idealThreadCount(),
-        qPrintable(QSysInfo::prettyProductName()), load);
+        qPrintable(QSysInfo::prettyProductName()), loadAverage());
+}
+
+/// The machine, then the command line that reproduces the run.
+inline void printHeader(const QStringList &args)
+{
+    printMachine();
+    std::printf("command: %s\n", qPrintable(args.join(QLatin1Char(' '))));
+}
+
+/// The command line of a benchmark that talks to a backend, after printHeader(), with
+/// info and debug logs off: a line per sandbox would be much of what is measured.
+inline QStringList backendBenchmarkArgs()
+{
+    QLoggingCategory::setFilterRules(QStringLiteral("*.info=false\n*.debug=false"));
+    const QStringList args = QCoreApplication::arguments();
+    printHeader(args);
+    return args;
+}
+
+/// Heap bytes in use (glibc mallinfo2); the same before and after when the allocator
+/// does not report them (a sanitizer build).
+inline qint64 heapInUse()
+{
+    const struct mallinfo2 info = mallinfo2();
+    return qint64(info.uordblks) + qint64(info.hblkhd);
+}
+
+/// Resident set size of this process (/proc/self/statm).
+inline qint64 rssBytes()
+{
+    std::ifstream statm("/proc/self/statm");
+    qint64 size = 0, resident = 0;
+    statm >> size >> resident;
+    return resident * sysconf(_SC_PAGESIZE);
 }
 
 inline double ratio(double a, double b) { return b > 0 ? a / b : 0; }

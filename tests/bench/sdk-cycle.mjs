@@ -1,8 +1,12 @@
-// The official SDK's control-plane cycle, for bench_controlcycle: creates a `base`
-// sandbox and kills it, COUNT times in a row in this one Node process, after WARMUP
-// cycles that are not counted. Prints one JSON array: nanoseconds per cycle.
-//   node sdk-cycle.mjs COUNT WARMUP   (E2B_API_URL, E2B_SANDBOX_URL, E2B_API_KEY set;
-//                                      SD_NPM_DIR: where `e2b` is installed)
+// The official SDK's creation cycle, for bench_controlcycle and bench_mcpcycle:
+// creates a sandbox and kills it, COUNT times in a row in this one Node process, after
+// WARMUP cycles that are not counted. Without MCP_JSON a `base` sandbox
+// (`Sandbox.create('base')`); with it `Sandbox.create({ mcp })`, which makes an
+// `mcp-gateway` sandbox and starts the gateway in it, as the SDK's documentation shows.
+// Prints one JSON object: nanoseconds per cycle (`ns`) and this process's CPU time
+// per cycle (`cpuNs`, all its threads).
+//   node sdk-cycle.mjs COUNT WARMUP [MCP_JSON]   (E2B_API_URL, E2B_SANDBOX_URL,
+//                                      E2B_API_KEY set; SD_NPM_DIR: where `e2b` is)
 import { createRequire } from 'node:module'
 import path from 'node:path'
 
@@ -11,13 +15,20 @@ if (!npmDir) throw new Error('SD_NPM_DIR is not set')
 const { Sandbox } = createRequire(path.join(npmDir, 'package.json'))('e2b')
 const count = Number(process.argv[2] ?? 200)
 const warmup = Number(process.argv[3] ?? 5)
+const mcp = process.argv[4] ? JSON.parse(process.argv[4]) : undefined
 
-const times = []
+const ns = []
+const cpuNs = []
 for (let i = 0; i < warmup + count; ++i) {
+  const cpu0 = process.cpuUsage()
   const start = process.hrtime.bigint()
-  const sandbox = await Sandbox.create('base')
+  const sandbox = mcp ? await Sandbox.create({ mcp }) : await Sandbox.create('base')
   await sandbox.kill()
-  const ns = process.hrtime.bigint() - start
-  if (i >= warmup) times.push(Number(ns))
+  const elapsed = process.hrtime.bigint() - start
+  const cpu = process.cpuUsage(cpu0)
+  if (i >= warmup) {
+    ns.push(Number(elapsed))
+    cpuNs.push((cpu.user + cpu.system) * 1000)
+  }
 }
-console.log(JSON.stringify(times))
+console.log(JSON.stringify({ ns, cpuNs }))

@@ -1,0 +1,296 @@
+// The local backend itself, with and without its bubblewrap jail: two
+// `sandbox-desk-local` this benchmark starts, one `--isolation bwrap`, one
+// `--isolation none`, measured through the core library's jobs (CreateSandboxJob,
+// StartProcessJob, KillSandboxJob) on one QNetworkAccessManager:
+//
+//  - create to ready: POST /v2/sandboxes, then envd `process.Process/Start` of
+//    `echo ready` (through `bash -l -c`, as the SDK's commands.run() does) until its
+//    first byte of output: the backend makes a sandbox's jail when its first process
+//    starts, so this is when a new sandbox can first run anything;
+//  - Start to first byte: the same Start in a sandbox whose jail is already up;
+//  - creations per second: CREATIONS creates one after another, then CREATIONS
+//    started at once (the core's jobs: Qt sends at most 6 at a time per host);
+//  - idle memory: the backend's resident size, and the proportional size (Pss) of the
+//    processes it runs, with IDLE idle sandboxes beside none; once created only, and
+//    once each has run one command (so each has its jail).
+//
+// The two backends alternate, the order rotating each repetition; sandboxes made
+// are killed between measurements (not timed). Figures are printed, never asserted.
+//
+//   build/bin/bench_localbackend [--reps N] [--quick] [--cycles N] [--creations N]
+//                                [--idle N]
+
+#include "benchbackend.h"
+#include "benchutil.h"
+
+#include "api/sandboxjobs.h"
+#include "creation/envdaccess.h"
+#include "envd/processjobs.h"
+
+#include <QCoreApplication>
+#include <QDir>
+#include <QNetworkAccessManager>
+#include <QThread>
+
+#include <cstdio>
+#include <memory>
+
+using namespace sd::bench;
+
+namespace {
+
+struct Side
+{
+    const char *isolation = "";
+    std::unique_ptr<sd::test::LocalBackend> backend;
+    sd::ConnectionSettings settings;
+    Samples createToReady, createOnly, startToFirstByte, sequentialPerSecond, concurrentPerSecond;
+};
+
+/// Creates a `base` sandbox; an empty one when the create failed (said on stderr).
+sd::Sandbox createSandbox(QNetworkAccessManager *network, const sd::ConnectionSettings &settings)
+{
+    sd::NewSandbox request;
+    request.templateId = QStringLiteral("base");
+    request.timeoutSeconds = 3600;
+    sd::CreateSandboxJob create(network, settings, request);
+    create.setAutoDelete(false);
+    if (!runJob(&create)) {
+        std::fprintf(stderr, "create failed: %s\n", qPrintable(create.error().message()));
+        return {};
+    }
+    return create.sandbox();
+}
+
+/// Starts `echo ready` in `sandbox`; the time until its first byte of output, or -1.
+qint64 startToFirstByte(QNetworkAccessManager *network, const sd::ConnectionSettings &settings,
+    const sd::Sandbox &sandbox, QElapsedTimer *since)
+{
+    sd::StartProcessJob start(network, sd::envdTargetFor(settings, sandbox),
+        sd::StartProcessJob::shellCommand(QStringLiteral("echo ready")));
+    start.setAutoDelete(false);
+    qint64 firstByteNs = -1;
+    QObject::connect(&start, &sd::ProcessStreamJob::stdoutReceived, &start, [&] {
+        if (firstByteNs < 0)
+            firstByteNs = since->nsecsElapsed();
+    });
+    if (!runJob(&start) || firstByteNs < 0) {
+        std::fprintf(stderr, "start failed: %s\n", qPrintable(start.error().message()));
+        return -1;
+    }
+    return firstByteNs;
+}
+
+void measureCycles(QNetworkAccessManager *network, Side *side, int cycles)
+{
+    for (int i = 0; i < cycles; ++i) {
+        QElapsedTimer since;
+        since.start();
+        const sd::Sandbox sandbox = createSandbox(network, side->settings);
+        const qint64 createNs = since.nsecsElapsed();
+        if (sandbox.sandboxId.isEmpty())
+            return;
+        const qint64 readyNs = startToFirstByte(network, side->settings, sandbox, &since);
+        if (readyNs < 0)
+            return;
+        // The jail is up now: a second Start measures the Start alone.
+        QElapsedTimer again;
+        again.start();
+        const qint64 firstByteNs = startToFirstByte(network, side->settings, sandbox, &again);
+        if (firstByteNs < 0)
+            return;
+        side->createOnly.add(createNs);
+        side->createToReady.add(readyNs);
+        side->startToFirstByte.add(firstByteNs);
+    }
+    killAll(network, side->settings);
+}
+
+void measureCreationRate(QNetworkAccessManager *network, Side *side, int creations)
+{
+    QElapsedTimer timer;
+    timer.start();
+    for (int i = 0; i < creations; ++i) {
+        if (createSandbox(network, side->settings).sandboxId.isEmpty())
+            return;
+    }
+    side->sequentialPerSecond.add(qint64(creations / (double(timer.nsecsElapsed()) / 1e9)));
+    killAll(network, side->settings);
+
+    sd::NewSandbox request;
+    request.templateId = QStringLiteral("base");
+    int left = creations;
+    int failed = 0;
+    QEventLoop loop;
+    timer.restart();
+    for (int i = 0; i < creations; ++i) {
+        auto *create = new sd::CreateSandboxJob(network, side->settings, request);
+        QObject::connect(create, &sd::Job::finished, &loop, [&, create] {
+            failed += create->hasError() ? 1 : 0;
+            if (--left == 0)
+                loop.quit();
+        });
+        create->start();
+    }
+    loop.exec();
+    if (failed == 0)
+        side->concurrentPerSecond.add(qint64(creations / (double(timer.nsecsElapsed()) / 1e9)));
+    else
+        std::fprintf(stderr, "%d of %d concurrent creates failed\n", failed, creations);
+    killAll(network, side->settings);
+}
+
+/// The processes below `pid` (its children, theirs, and so on).
+QList<qint64> descendants(qint64 pid)
+{
+    QMultiHash<qint64, qint64> children;
+    const QStringList entries = QDir(QStringLiteral("/proc")).entryList(QDir::Dirs);
+    for (const QString &entry : entries) {
+        bool isPid = false;
+        const qint64 child = entry.toLongLong(&isPid);
+        if (!isPid)
+            continue;
+        QFile stat(QStringLiteral("/proc/%1/stat").arg(child));
+        if (!stat.open(QIODevice::ReadOnly))
+            continue;
+        // The parent is the 2nd field after the command's closing parenthesis.
+        const QByteArray line = stat.readAll();
+        const QList<QByteArray> fields = line.mid(line.lastIndexOf(')') + 2).split(' ');
+        children.insert(fields.value(1).toLongLong(), child);
+    }
+    QList<qint64> found;
+    QList<qint64> queue { pid };
+    while (!queue.isEmpty()) {
+        for (qint64 child : children.values(queue.takeFirst())) {
+            found << child;
+            queue << child;
+        }
+    }
+    return found;
+}
+
+/// The proportional set size of `pid` in KiB (shared pages divided among their users).
+qint64 pssKiB(qint64 pid)
+{
+    QFile rollup(QStringLiteral("/proc/%1/smaps_rollup").arg(pid));
+    if (!rollup.open(QIODevice::ReadOnly))
+        return 0;
+    for (const QByteArray &line : rollup.readAll().split('\n')) {
+        if (line.startsWith("Pss:"))
+            return line.mid(4).trimmed().split(' ').value(0).toLongLong();
+    }
+    return 0;
+}
+
+struct Memory
+{
+    qint64 backendKiB = 0; ///< the backend's resident size
+    qint64 processesKiB = 0; ///< Pss of everything it runs
+    int processes = 0;
+};
+
+Memory memoryOf(sd::test::LocalBackend *backend)
+{
+    // The backend frees a killed sandbox's runtime on its next turns of the event loop.
+    QThread::msleep(500);
+    QCoreApplication::processEvents();
+    const qint64 pid = backend->process()->processId();
+    Memory memory;
+    memory.backendKiB = statusKiB("VmRSS:", pid);
+    const QList<qint64> below = descendants(pid);
+    memory.processes = int(below.size());
+    for (qint64 child : below)
+        memory.processesKiB += pssKiB(child);
+    return memory;
+}
+
+void measureIdleMemory(QNetworkAccessManager *network, Side *side, int idle)
+{
+    const Memory none = memoryOf(side->backend.get());
+    QList<sd::Sandbox> sandboxes;
+    for (int i = 0; i < idle; ++i)
+        sandboxes << createSandbox(network, side->settings);
+    const Memory created = memoryOf(side->backend.get());
+    for (const sd::Sandbox &sandbox : std::as_const(sandboxes)) {
+        QElapsedTimer since;
+        since.start();
+        startToFirstByte(network, side->settings, sandbox, &since);
+    }
+    const Memory used = memoryOf(side->backend.get());
+    killAll(network, side->settings);
+    const auto perSandbox
+        = [idle](qint64 kib, qint64 baseKiB) { return double(kib - baseKiB) / idle; };
+    std::printf("| %s | %.1f MiB, %d processes (Pss %.1f MiB) | %.1f KiB | %.1f KiB, %d "
+                "processes, Pss %.1f KiB |\n",
+        side->isolation, double(none.backendKiB) / 1024, none.processes,
+        double(none.processesKiB) / 1024, perSandbox(created.backendKiB, none.backendKiB),
+        perSandbox(used.backendKiB, none.backendKiB), used.processes - none.processes,
+        perSandbox(used.processesKiB, none.processesKiB));
+}
+
+} // namespace
+
+int main(int argc, char **argv)
+{
+    QCoreApplication app(argc, argv);
+    const QStringList args = backendBenchmarkArgs();
+    const int reps = std::max(5, repetitions(args, 5));
+    const int cycles = countOption(args, QStringLiteral("--cycles"), 20, 5);
+    const int creations = countOption(args, QStringLiteral("--creations"), 100, 20);
+    const int idle = std::max(1, countOption(args, QStringLiteral("--idle"), 100, 20));
+
+    Side sides[2];
+    sides[0].isolation = "bwrap";
+    sides[1].isolation = "none";
+    for (Side &side : sides) {
+        side.backend = std::make_unique<sd::test::LocalBackend>(
+            QStringList { QStringLiteral("--isolation"), QString::fromLatin1(side.isolation) });
+        if (!startBackend(side.backend.get()))
+            return 1;
+        side.settings = connectionSettings(*side.backend);
+    }
+
+    QNetworkAccessManager network;
+    for (Side &side : sides) // connections, caches, the first jail: not counted
+        measureCycles(&network, &side, 2);
+    for (Side &side : sides) {
+        side.createOnly = {};
+        side.createToReady = {};
+        side.startToFirstByte = {};
+    }
+    for (int rep = 0; rep < reps; ++rep) {
+        for (int turn = 0; turn < 2; ++turn) {
+            Side &side = sides[(rep + turn) % 2];
+            measureCycles(&network, &side, cycles);
+            measureCreationRate(&network, &side, creations);
+        }
+        std::printf("rep %d: create to first output so far, medians: bwrap %.1f ms, none %.1f ms\n",
+            rep + 1, sides[0].createToReady.medianMs(), sides[1].createToReady.medianMs());
+        std::fflush(stdout);
+    }
+
+    std::printf(
+        "\n== the local backend, %d repetitions, backends alternating; medians (p95)\n", reps);
+    std::printf("| isolation | create to ready (first output) | of which the create | Start to "
+                "first byte | creations/s, one after another | creations/s, %d at once |\n"
+                "| --- | --- | --- | --- | --- | --- |\n",
+        creations);
+    for (const Side &side : sides) {
+        std::printf("| %s | %.1f ms (%.1f) | %.2f ms (%.2f) | %.1f ms (%.1f) | %.0f | %.0f |\n",
+            side.isolation, side.createToReady.medianMs(), side.createToReady.p95Ms(),
+            side.createOnly.medianMs(), side.createOnly.p95Ms(), side.startToFirstByte.medianMs(),
+            side.startToFirstByte.p95Ms(), side.sequentialPerSecond.quantileNs(0.5),
+            side.concurrentPerSecond.quantileNs(0.5));
+    }
+    std::printf(
+        "(%d cycles per repetition; %d creations per rate measurement)\n", cycles, creations);
+
+    std::printf("\n== idle memory, %d idle sandboxes beside none\n", idle);
+    std::printf("| isolation | backend with none (what it runs) | backend per sandbox, created "
+                "| per sandbox after one command: backend, processes it runs, their Pss |\n"
+                "| --- | --- | --- | --- |\n");
+    for (Side &side : sides)
+        measureIdleMemory(&network, &side, idle);
+    std::printf("load average at end: %.2f\n", loadAverage());
+    return 0;
+}
