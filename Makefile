@@ -6,7 +6,7 @@ CMAKE_FLAGS ?= -G "Unix Makefiles" -DCMAKE_BUILD_TYPE=RelWithDebInfo -DSANDBOX_D
 # The local backend `make run` uses when it has to start one.
 LOCAL_PORT ?= 49900
 
-.PHONY: all deps npm build build-asan run local test test-asan bench package fuzz clean
+.PHONY: all deps npm build build-asan run local test test-asan bench package fuzz soak screenshots clean
 
 all: build
 
@@ -47,9 +47,20 @@ fuzz: build
 		-artifact_prefix=$(BUILD_DIR)/tests/fuzz/crash-$(T)- \
 		$(BUILD_DIR)/tests/fuzz/work-$(T) tests/fuzz/corpus/$(T)
 
+# The fault soak with more creations than the test run: make soak N=2000 [SEED=S]
+N ?= 2000
+soak: build
+	@$(BUILD_DIR)/bin/soak --creations $(N) $(if $(SEED),--seed $(SEED))
+
 bench: build
 	@cmake --build $(BUILD_DIR) --target benchmarks -j $(JOBS)
 	@tools/run-benchmarks.sh $(BUILD_DIR)
+
+# docs/screenshots/*.png again, from the real window on a virtual X display (the xcb
+# platform: the fonts and style a user sees), in English whatever the machine's language.
+screenshots: build
+	@xvfb-run -a -s "-screen 0 1280x800x24" env -u QT_STYLE_OVERRIDE QT_QPA_PLATFORM=xcb LC_ALL=C.UTF-8 LANGUAGE= \
+		$(BUILD_DIR)/bin/screenshots docs/screenshots
 
 # The .deb of the normal build: $(BUILD_DIR)/sandbox-desk_<version>_<arch>.deb.
 package: build
