@@ -1348,8 +1348,9 @@ void MainWindow::recordLaterKill(const QString &sandboxId, const Job *kill)
         if (orphan.sandboxId == sandboxId)
             creationTag = orphan.creationId;
     }
-    creations->recordLaterKill(
-        sandboxId, kill->hasError() ? kill->error().message() : QString(), creationTag);
+    // Written on the journal's thread; the history follows through creationChanged().
+    creations->recordLaterKill(sandboxId, kill->hasError() ? kill->error().message() : QString(),
+        creationTag, this, [](bool) { });
 }
 
 void MainWindow::copyToClipboard(const QString &text, const QString &what)

@@ -15,6 +15,7 @@
 #include <QSaveFile>
 #include <QStandardPaths>
 #include <QThread>
+#include <QTimer>
 
 #include <algorithm>
 #include <cerrno>
@@ -179,9 +180,20 @@ QString lockErrorString(const QString &journalPath, int error)
         .arg(journalPath, systemError(error));
 }
 
-/// Why the lock was not had within lockWait, naming the holder when /proc tells it.
-QString lockHeldErrorString(const QString &journalPath, qint64 holder)
+/// Why the lock was not had, naming the holder when /proc tells it: after waiting
+/// lockWait (`waited`), or at the first try.
+QString lockHeldErrorString(const QString &journalPath, qint64 holder, bool waited)
 {
+    if (!waited) {
+        // Only the calls that must not wait (tools, compaction) end here.
+        return holder > 0
+            ? CreationJournal::tr("The journal %1 is being written by another process (pid %2, "
+                                  "%3). Try again in a moment.")
+                  .arg(journalPath, QString::number(holder), processName(holder))
+            : CreationJournal::tr("The journal %1 is being written by another process. Try "
+                                  "again in a moment.")
+                  .arg(journalPath);
+    }
     const int seconds = int(std::chrono::ceil<std::chrono::seconds>(lockWait).count());
     if (holder <= 0) {
         return CreationJournal::tr(
@@ -207,16 +219,18 @@ QString lockHeldErrorString(const QString &journalPath, qint64 holder)
         .arg(journalPath, QString::number(holder), name);
 }
 
-/// An exclusive flock() on the journal's lock file, released on destruction.
+/// An exclusive flock() on the journal's lock file, taken at once or not at all, and
+/// released on destruction.
 ///
 /// The lock is on a separate file: a compaction renames a new journal over the old
 /// one, so a lock on the journal's own inode would not exclude a process that opened
 /// the new file. Every holder only writes a few lines and fsyncs, never waits for the
-/// network, and a crashed holder's lock goes with its descriptor, so the wait is
-/// short; but a holder stopped with Ctrl+Z keeps it, so it is taken without blocking
-/// and tried again for up to lockWait, then given up with the holder named. The
-/// creations' records take it on the journal's writer thread. Not reentrant: a second
-/// JournalLock in the same process would wait for itself.
+/// network, and a crashed holder's lock goes with its descriptor, so it is soon free
+/// again; but a holder stopped with Ctrl+Z keeps it. Nothing here waits for it: the
+/// journal's writer thread tries again from its event loop for up to lockWait
+/// (JournalWriter), and the calls that run on the caller's thread give up at once.
+/// Not reentrant: a second JournalLock in the same process is refused like another
+/// process's.
 class JournalLock
 {
 public:
@@ -227,25 +241,7 @@ public:
             m_errno = errno;
             return;
         }
-        const QDeadlineTimer deadline(lockWait);
-        int pause = 1; // ms
-        while (::flock(m_fd, LOCK_EX | LOCK_NB) != 0) {
-            if (errno == EINTR)
-                continue;
-            if (errno == EWOULDBLOCK && !deadline.hasExpired()) {
-                // A bounded wait, as the blocking flock() was; short first, for the
-                // usual holder that is only writing a line.
-                QThread::msleep(ulong(std::min<qint64>(pause, deadline.remainingTime())));
-                pause = std::min(pause * 2, 100);
-                continue;
-            }
-            m_errno = errno;
-            if (m_errno == EWOULDBLOCK)
-                m_holder = lockHolder(m_fd);
-            ::close(m_fd);
-            m_fd = -1;
-            return;
-        }
+        tryAgain();
     }
     ~JournalLock()
     {
@@ -254,18 +250,34 @@ public:
     }
     Q_DISABLE_COPY_MOVE(JournalLock)
 
-    bool isLocked() const { return m_fd >= 0; }
-    /// Why the journal at `journalPath` could not be locked, for people.
-    QString errorString(const QString &journalPath) const
+    /// Tries once more while another holder has it; true once it is ours.
+    bool tryAgain()
     {
-        return m_errno == EWOULDBLOCK ? lockHeldErrorString(journalPath, m_holder)
-                                      : lockErrorString(journalPath, m_errno);
+        if (m_locked || m_fd < 0)
+            return m_locked;
+        int result = 0;
+        do
+            result = ::flock(m_fd, LOCK_EX | LOCK_NB);
+        while (result != 0 && errno == EINTR);
+        m_locked = result == 0;
+        m_errno = m_locked ? 0 : errno;
+        return m_locked;
+    }
+    bool isLocked() const { return m_locked; }
+    /// Another holder has it (rather than the lock file failing to open).
+    bool isBusy() const { return m_errno == EWOULDBLOCK; }
+    /// Why the journal at `journalPath` could not be locked, for people; `waited`:
+    /// after trying for lockWait.
+    QString errorString(const QString &journalPath, bool waited) const
+    {
+        return isBusy() ? lockHeldErrorString(journalPath, lockHolder(m_fd), waited)
+                        : lockErrorString(journalPath, m_errno);
     }
 
 private:
     int m_fd = -1;
+    bool m_locked = false;
     int m_errno = 0;
-    qint64 m_holder = 0; ///< who held the lock when it was given up, 0 if unknown
 };
 
 bool sameFile(const struct stat &a, const struct stat &b)
@@ -339,19 +351,16 @@ struct AppendResult
     QString lockError;
 };
 
-/// Appends whole lines (one record or several) to the journal at `path` under its
-/// lock, and syncs them with `sync` (::fsync when empty); on failure none of them
-/// stays. Touches no CreationJournal state, so it runs on any thread.
-AppendResult appendLine(const QString &path, const QString &lockPath, const QByteArray &line,
-    const CreationJournal::SyncFunction &sync)
+/// Appends whole lines (one record or several) to the journal at `path`, whose lock
+/// the caller holds, and syncs them with `sync` (::fsync when empty); on failure none
+/// of them stays. Touches no CreationJournal state, so it runs on any thread.
+AppendResult appendLocked(
+    const QString &path, const QByteArray &line, const CreationJournal::SyncFunction &sync)
 {
+    // The lock is held from open to close: a compaction cannot read the file, then
+    // miss this line when it renames its copy over the file.
     const auto syncFd = [&sync](int fd) { return sync ? sync(fd) : ::fsync(fd); };
     AppendResult result;
-    // Held from open to close: a compaction cannot read the file, then miss this
-    // line when it renames its copy over the file.
-    const JournalLock lock(lockPath);
-    if (!lock.isLocked())
-        return { 0, lock.errorString(path) };
     const QByteArray encodedPath = QFile::encodeName(path);
     const bool existed = QFile::exists(path);
     // A fresh descriptor per record, opened under the lock: a file compacted
@@ -398,6 +407,93 @@ AppendResult appendLine(const QString &path, const QString &lockPath, const QByt
 
 } // namespace
 
+/// The journal's writer thread's side: appends lines under the lock, in the order
+/// they were handed over. While another process holds the lock it tries again from
+/// this thread's event loop (never sleeping: the thread stays free to be stopped) and
+/// gives up after lockWait, naming the holder. Touches no CreationJournal state.
+class JournalWriter : public QObject
+{
+public:
+    using Done = std::function<void(const AppendResult &)>;
+
+    struct Append
+    {
+        QString path;
+        QString lockPath;
+        QByteArray lines;
+        CreationJournal::SyncFunction sync;
+        Done done; ///< runs on this thread; may be empty
+    };
+
+    /// Queues `append` behind those handed over before it. Call on this thread.
+    void add(Append append)
+    {
+        m_pending.append(std::move(append));
+        if (m_pending.size() == 1)
+            tryFirst();
+    }
+
+    /// Ends the thread once every append handed over is done. Call on this thread.
+    void quitWhenDone()
+    {
+        m_quitting = true;
+        if (m_pending.isEmpty())
+            thread()->quit();
+    }
+
+private:
+    void tryFirst()
+    {
+        Append &append = m_pending.first();
+        if (!m_lock) {
+            // Held open across the tries: a process that compacts sees us waiting.
+            m_lock = std::make_unique<JournalLock>(append.lockPath);
+            m_deadline = QDeadlineTimer(lockWait);
+            m_pause = 1;
+        } else {
+            m_lock->tryAgain();
+        }
+        if (!m_lock->isLocked() && m_lock->isBusy() && !m_deadline.hasExpired()) {
+            // Short pauses first, for the usual holder that is only writing a line.
+            const qint64 pause = std::min<qint64>(m_pause, m_deadline.remainingTime());
+            m_pause = std::min(m_pause * 2, 100);
+            QTimer::singleShot(std::chrono::milliseconds(pause), this, [this] { tryFirst(); });
+            return;
+        }
+        const AppendResult result = m_lock->isLocked()
+            ? appendLocked(append.path, append.lines, append.sync)
+            : AppendResult { 0, m_lock->errorString(append.path, true) };
+        m_lock.reset();
+        const Done done = std::move(append.done);
+        m_pending.removeFirst();
+        if (done)
+            done(result);
+        if (!m_pending.isEmpty())
+            tryFirst();
+        else if (m_quitting)
+            thread()->quit();
+    }
+
+    QList<Append> m_pending;
+    std::unique_ptr<JournalLock> m_lock; ///< the first pending append's, while it tries
+    QDeadlineTimer m_deadline; ///< when the first pending append gives up
+    int m_pause = 1; ///< ms before the next try
+    bool m_quitting = false;
+};
+
+namespace {
+/// appendLocked() for the calls that run on the caller's thread: fails at once when
+/// another writer holds the lock.
+AppendResult appendNow(const QString &path, const QString &lockPath, const QByteArray &line,
+    const CreationJournal::SyncFunction &sync)
+{
+    const JournalLock lock(lockPath);
+    if (!lock.isLocked())
+        return { 0, lock.errorString(path, false) };
+    return appendLocked(path, line, sync);
+}
+} // namespace
+
 bool CreationRecord::owns(const QString &id) const
 {
     return !id.isEmpty() && (id == sandboxId || foundSandboxIds.contains(id));
@@ -437,19 +533,19 @@ CreationJournal::~CreationJournal()
 {
     if (!m_writerThread)
         return;
-    if (!m_queued.isEmpty()) {
-        // Promised to callers: written, though no one is told any more.
-        QByteArray lines;
-        for (const QueuedRecord &record : std::as_const(m_queued))
-            lines += record.line;
-        QMetaObject::invokeMethod(
-            m_writer.get(), [path = m_filePath, lockPath = lockFilePath(), lines, sync = m_sync] {
-                appendLine(path, lockPath, lines, sync);
-            });
-    }
-    // Queued last, so every record queued before is written first: records promised
-    // to callers are not dropped. Each write is a few milliseconds of disk.
-    QMetaObject::invokeMethod(m_writer.get(), [thread = m_writerThread.get()] { thread->quit(); });
+    QByteArray lines;
+    for (const QueuedRecord &record : std::as_const(m_queued))
+        lines += record.line;
+    // Promised to callers: written, though no one is told any more, after the records
+    // the writer has now; the thread ends once they are all done. Each write is a few
+    // milliseconds of disk, or lockWait at most while another process holds the lock.
+    QMetaObject::invokeMethod(m_writer.get(),
+        [writer = m_writer.get(), path = m_filePath, lockPath = lockFilePath(),
+            lines = std::move(lines), sync = m_sync]() mutable {
+            if (!lines.isEmpty())
+                writer->add({ path, lockPath, std::move(lines), std::move(sync), {} });
+            writer->quitWhenDone();
+        });
     m_writerThread->wait();
 }
 
@@ -539,23 +635,25 @@ bool CreationJournal::open()
         return false;
     }
     // Held while reading, repairing and compacting: a torn last line is then a dead
-    // writer's, never an append still in progress in another process.
+    // writer's, never an append still in progress in another process. Not waited for:
+    // while another process writes, the file is read as it is and repaired and
+    // compacted at a later open.
     const JournalLock lock(lockFilePath());
-    if (!lock.isLocked()) {
-        m_errorString = lock.errorString(m_filePath);
+    if (!lock.isLocked() && !lock.isBusy()) {
+        m_errorString = lock.errorString(m_filePath, false);
         return false;
     }
-    if (!load())
+    if (!load(lock.isLocked()))
         return false;
     m_open = true;
-    if (m_order.size() > maxCreations) {
+    if (lock.isLocked() && m_order.size() > maxCreations) {
         QSet<QString> changed;
         compactLocked(maxCreations, &changed);
     }
     return true;
 }
 
-bool CreationJournal::load()
+bool CreationJournal::load(bool locked)
 {
     if (!QFile::exists(m_filePath))
         return true;
@@ -571,6 +669,20 @@ bool CreationJournal::load()
     bool corrupt = false;
     int badLines = 0;
     replay(data, &goodEnd, &corrupt, &badLines);
+
+    if (!locked) {
+        // Another process is writing: what follows the last whole line may be its
+        // record half written, so it is read once whole (refresh()); damage is left for
+        // an open that has the file to itself.
+        if (corrupt) {
+            m_warnings << tr("The journal had %n unreadable line(s), skipped; it is repaired "
+                             "when no other process is writing it",
+                nullptr, badLines);
+            qCWarning(lcJournal) << "journal damaged," << badLines
+                                 << "bad lines; left for a later repair";
+        }
+        return holdCurrentFile(goodEnd);
+    }
 
     if (corrupt) {
         const QString aside = m_filePath + QStringLiteral(".corrupt-")
@@ -791,7 +903,7 @@ bool CreationJournal::append(QJsonObject record)
         return false;
     }
     const AppendResult result
-        = appendLine(m_filePath, lockFilePath(), lineFor(std::move(record)), m_sync);
+        = appendNow(m_filePath, lockFilePath(), lineFor(std::move(record)), m_sync);
     return appended(result.error, result.lockError);
 }
 
@@ -812,12 +924,12 @@ bool CreationJournal::appended(int error, const QString &lockError)
     return true;
 }
 
-QObject *CreationJournal::writer()
+JournalWriter *CreationJournal::writer()
 {
     if (!m_writerThread) {
         m_writerThread = std::make_unique<QThread>();
         m_writerThread->setObjectName(QStringLiteral("journal writer"));
-        m_writer = std::make_unique<QObject>();
+        m_writer = std::make_unique<JournalWriter>();
         m_writer->moveToThread(m_writerThread.get());
         m_writerThread->start();
     }
@@ -856,14 +968,17 @@ void CreationJournal::writeQueued()
         lines += record.line;
     // Only the file's names and the lines cross to the writer thread; the records in
     // memory, errorString(), the callbacks and the signals stay on this one.
-    QMetaObject::invokeMethod(writer(),
-        [this, path = m_filePath, lockPath = lockFilePath(), lines = std::move(lines),
-            sync = m_sync] {
-            const AppendResult result = appendLine(path, lockPath, lines, sync);
-            // Dropped by Qt if the journal is gone by then.
-            QMetaObject::invokeMethod(
-                this, [this, result] { queuedWritten(result.error, result.lockError); },
-                Qt::QueuedConnection);
+    JournalWriter *const thread = writer();
+    QMetaObject::invokeMethod(thread,
+        [this, thread, path = m_filePath, lockPath = lockFilePath(), lines = std::move(lines),
+            sync = m_sync]() mutable {
+            thread->add({ path, lockPath, std::move(lines), std::move(sync),
+                [this](const AppendResult &result) {
+                    // Dropped by Qt if the journal is gone by then.
+                    QMetaObject::invokeMethod(
+                        this, [this, result] { queuedWritten(result.error, result.lockError); },
+                        Qt::QueuedConnection);
+                } });
         });
 }
 
@@ -966,14 +1081,19 @@ QJsonObject CreationJournal::killFailedRecord(
         { QStringLiteral("error"), error } };
 }
 
-bool CreationJournal::recordLaterKill(
-    const QString &sandboxId, const QString &error, const QString &creationTag)
+void CreationJournal::recordLaterKill(const QString &sandboxId, const QString &error,
+    const QString &creationTag, QObject *context, Written done)
 {
     const auto owner = creationOwning(sandboxId, creationTag);
-    if (!owner)
-        return true; // not one of ours: nothing to tell
-    return error.isEmpty() ? recordOrphanKilled(owner->creationId, sandboxId)
-                           : recordKillFailed(owner->creationId, sandboxId, error);
+    if (!owner) {
+        // Not one of ours: nothing to tell, and `done` still comes later, as promised.
+        QMetaObject::invokeMethod(
+            context, [done = std::move(done)] { done(true); }, Qt::QueuedConnection);
+        return;
+    }
+    appendQueued(error.isEmpty() ? orphanKilledRecord(owner->creationId, sandboxId)
+                                 : killFailedRecord(owner->creationId, sandboxId, error),
+        context, std::move(done));
 }
 
 QList<CreationRecord> CreationJournal::creations() const
@@ -1047,7 +1167,7 @@ bool CreationJournal::compact(int keep)
         return true;
     const JournalLock lock(lockFilePath());
     if (!lock.isLocked()) {
-        m_errorString = lock.errorString(m_filePath);
+        m_errorString = lock.errorString(m_filePath, false);
         return false;
     }
     QSet<QString> changed;

@@ -20,6 +20,8 @@ class QThread;
 
 namespace sd {
 
+class JournalWriter;
+
 /// One step of a creation's timeline, rebuilt from the journal's records (each
 /// record carries the time it was written, so no separate field is needed).
 struct CreationStep
@@ -155,9 +157,11 @@ struct CreationOutcome
 /// O_APPEND); refresh() picks up what others wrote. Writers exclude each other with
 /// an advisory flock() on lockFilePath(): each append, each compaction (read, write
 /// the new file, fsync, rename) and the repairs at open() hold it, so no append can
-/// land in a file that a compaction is about to replace. A writer waits a few seconds
-/// at most for the lock: while a process stopped (Ctrl+Z) holds it, writes fail with
-/// an error that names that process, rather than hang every other writer with it.
+/// land in a file that a compaction is about to replace. Queued records wait a few
+/// seconds at most for the lock, on the writer thread, without sleeping: while a
+/// process stopped (Ctrl+Z) holds it, they fail with an error that names that
+/// process, rather than hang every other writer with it. Nothing on the caller's
+/// thread waits for the lock (see open(), compact() and the record...() functions).
 /// Readers take no lock; they notice a file replaced by a compaction by its identity
 /// (device and inode of the path against the file they hold open) and read it again
 /// from the start.
@@ -188,7 +192,8 @@ public:
 
     /// Creates the directory if needed, replays the file and compacts it. Returns false
     /// (errorString()) if the journal cannot be used at all. Holds the lock while it
-    /// reads and repairs, so it never cuts another process's append short.
+    /// reads and repairs, so it never cuts another process's append short; while
+    /// another process holds it, reads without repairing or compacting, and never waits.
     bool open();
     bool isOpen() const { return m_open; }
     QString errorString() const { return m_errorString; }
@@ -219,7 +224,8 @@ public:
     // Each writes on the calling thread and returns false if the record could not be
     // made durable; errorString() then names the file and the system's reason ("No
     // space left on device"). A record that failed is not left in the file, not even
-    // in part.
+    // in part. They never wait for another writer: while one holds the lock they fail
+    // at once. Code on a thread that must stay responsive uses appendQueued().
     bool recordIntent(const CreationIntent &intent) { return append(intentRecord(intent)); }
     bool recordSandboxId(const QString &creationId, const QString &sandboxId)
     {
@@ -249,17 +255,18 @@ public:
     {
         return append(killFailedRecord(creationId, sandboxId, error));
     }
-    /// The one way a kill made after a creation (from the window's list, "Kill all
-    /// orphans", `--kill`, `--kill-orphans`) joins the timeline of the creation the
-    /// sandbox belongs to (creationOwning() by id, or by `creationTag`): killed, or
-    /// `error` when the kill failed. Does nothing and returns true for a sandbox no
-    /// journalled creation made.
-    bool recordLaterKill(
-        const QString &sandboxId, const QString &error, const QString &creationTag = {});
-
     /// Called with true once a queued record is durable, false if it failed
     /// (errorString() says why, as for the record...() functions).
     using Written = std::function<void(bool written)>;
+
+    /// The one way a kill made after a creation (from the window's list, "Kill all
+    /// orphans", `--kill`, `--kill-orphans`) joins the timeline of the creation the
+    /// sandbox belongs to (creationOwning() by id, or by `creationTag`): killed, or
+    /// `error` when the kill failed. Written as appendQueued() writes; for a sandbox
+    /// no journalled creation made nothing is written and `done` gets true, later too.
+    void recordLaterKill(const QString &sandboxId, const QString &error,
+        const QString &creationTag, QObject *context, Written done);
+
     /// Writes `record` (one of the ...Record() values) on the journal's writer thread,
     /// after every record queued before it, and never blocks the caller. `done` runs
     /// later on this journal's thread, after the records read back from the file were
@@ -293,7 +300,7 @@ public:
 
     /// Rewrites the file with the last `keep` creations and every older one whose sandbox
     /// may still be running. Does not rewrite when nothing can go. Returns false on
-    /// failure (errorString()).
+    /// failure (errorString()), at once when another process holds the lock.
     bool compact(int keep = maxCreations);
 
 Q_SIGNALS:
@@ -307,7 +314,7 @@ private:
     /// Takes in what an append did on any thread; true if the record was written.
     /// `lockError` is why the lock was not had, empty if it was.
     bool appended(int error, const QString &lockError);
-    QObject *writer();
+    JournalWriter *writer();
     /// Hands every queued record to the writer thread, as one write.
     void writeQueued();
     /// Takes in the writer's result for the records writeQueued() handed over.
@@ -317,8 +324,8 @@ private:
     void replay(const QByteArray &data, qint64 *goodEnd, bool *corrupt, int *badLines);
     bool writeAll(const QString &path, const QList<QJsonObject> &records);
     void clearRecords();
-    /// Replays and repairs the file; the caller holds the lock.
-    bool load();
+    /// Replays the file, and repairs it when the caller holds the lock (`locked`).
+    bool load(bool locked);
     /// Holds the file now at filePath() open for reading, from `offset` on.
     bool holdCurrentFile(qint64 offset);
     /// Reads what was appended since the last read, or everything again when the
@@ -344,7 +351,7 @@ private:
     QSet<QString> m_active;
     SyncFunction m_sync;
     std::unique_ptr<QThread> m_writerThread; ///< started by the first appendQueued()
-    std::unique_ptr<QObject> m_writer; ///< lives in m_writerThread; queued writes run there
+    std::unique_ptr<JournalWriter> m_writer; ///< lives in m_writerThread; queued writes run there
     struct QueuedRecord
     {
         QByteArray line;

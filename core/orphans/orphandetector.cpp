@@ -446,12 +446,21 @@ KillOrphansJob::KillOrphansJob(QNetworkAccessManager *network, const ConnectionS
     , m_policy(std::move(policy))
 { }
 
-void KillOrphansJob::doStart() { next(); }
+void KillOrphansJob::doStart()
+{
+    // A journal closed under a record it had queued never calls back: go on without.
+    if (m_journal)
+        connect(m_journal, &QObject::destroyed, this, [this] {
+            if (m_recorded)
+                std::exchange(m_recorded, {})();
+        });
+    next();
+}
 
 void KillOrphansJob::doCancel()
 {
-    // The kill on the wire finishes; the rest are not started.
-    if (!m_current)
+    // The kill on the wire and its record finish; the rest are not started.
+    if (!m_current && !m_recorded)
         emitError(Error::cancelled());
 }
 
@@ -478,10 +487,21 @@ void KillOrphansJob::next()
             m_killed.append(orphan.sandboxId);
         else
             m_failed.append({ orphan.sandboxId, error });
-        if (m_journal)
-            m_journal->recordLaterKill(orphan.sandboxId, error, orphan.creationId);
-        Q_EMIT orphanDone(orphan.sandboxId, error);
-        next();
+        // The next kill starts once this one's record is durable (on the journal's
+        // writer thread), so what the job reports is what the journal says.
+        m_recorded = [this, sandboxId = orphan.sandboxId, error] {
+            Q_EMIT orphanDone(sandboxId, error);
+            next();
+        };
+        if (!m_journal) {
+            std::exchange(m_recorded, {})();
+            return;
+        }
+        m_journal->recordLaterKill(orphan.sandboxId, error, orphan.creationId, this,
+            [this](bool) {
+                if (m_recorded)
+                    std::exchange(m_recorded, {})();
+            });
     });
     job->start();
 }

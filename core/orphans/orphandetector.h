@@ -215,6 +215,8 @@ private:
     RetryPolicy m_policy;
     int m_index = 0;
     QPointer<Job> m_current;
+    /// Set while the journal writes the record of the kill that just ended: goes on.
+    std::function<void()> m_recorded;
     QStringList m_killed;
     QList<Failure> m_failed;
 };

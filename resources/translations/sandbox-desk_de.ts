@@ -971,6 +971,21 @@ und endet mit:
             <numerusform>Das Journal %1 wird von einem anderen Prozess gehalten (PID %2, %3), der es seit %n Sekunden nicht freigegeben hat. Er ist vielleicht angehalten (Strg+Z) oder hängt: Setzen Sie ihn fort (fg oder kill -CONT %2) oder beenden Sie ihn und versuchen Sie es dann erneut.</numerusform>
         </translation>
     </message>
+    <message>
+        <source>The journal %1 is being written by another process (pid %2, %3). Try again in a moment.</source>
+        <translation>Ein anderer Prozess (PID %2, %3) schreibt gerade in das Journal %1. Versuchen Sie es gleich noch einmal.</translation>
+    </message>
+    <message>
+        <source>The journal %1 is being written by another process. Try again in a moment.</source>
+        <translation>Ein anderer Prozess schreibt gerade in das Journal %1. Versuchen Sie es gleich noch einmal.</translation>
+    </message>
+    <message numerus="yes">
+        <source>The journal had %n unreadable line(s), skipped; it is repaired when no other process is writing it</source>
+        <translation>
+            <numerusform>Das Journal hatte %n unlesbare Zeile, die übersprungen wurde; es wird repariert, sobald kein anderer Prozess hineinschreibt</numerusform>
+            <numerusform>Das Journal hatte %n unlesbare Zeilen, die übersprungen wurden; es wird repariert, sobald kein anderer Prozess hineinschreibt</numerusform>
+        </translation>
+    </message>
 </context>
 <context>
     <name>sd::CreationRegistry</name>

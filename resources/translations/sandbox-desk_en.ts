@@ -81,6 +81,13 @@
             <numerusform>The journal %1 is held by another process (pid %2, %3) that has not released it for %n seconds. It may be stopped (Ctrl+Z) or hung: resume it (fg, or kill -CONT %2) or end it, then try again.</numerusform>
         </translation>
     </message>
+    <message numerus="yes">
+        <source>The journal had %n unreadable line(s), skipped; it is repaired when no other process is writing it</source>
+        <translation>
+            <numerusform>The journal had %n unreadable line, skipped; it is repaired when no other process is writing it</numerusform>
+            <numerusform>The journal had %n unreadable lines, skipped; it is repaired when no other process is writing it</numerusform>
+        </translation>
+    </message>
 </context>
 <context>
     <name>sd::CreationsPanel</name>

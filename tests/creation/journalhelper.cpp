@@ -24,6 +24,7 @@
 #include "journal/creationjournal.h"
 
 #include <QCoreApplication>
+#include <QEventLoop>
 #include <QFileInfo>
 #include <QJsonDocument>
 #include <QNetworkAccessManager>
@@ -41,6 +42,20 @@
 using namespace sd;
 
 namespace {
+
+/// Writes `record` the way the window and the command line do (on the journal's
+/// writer thread, which waits for another process's lock) and waits for it.
+bool write(CreationJournal &journal, const QJsonObject &record)
+{
+    QEventLoop loop;
+    bool written = false;
+    journal.appendQueued(record, &loop, [&](bool ok) {
+        written = ok;
+        loop.quit();
+    });
+    loop.exec();
+    return written;
+}
 
 void say(const QByteArray &line)
 {
@@ -62,23 +77,34 @@ int append(const QString &path, const QString &writer, int count, quint32 seed)
         CreationIntent intent;
         intent.creationId = QStringLiteral("%1-%2").arg(writer).arg(i);
         intent.templateId = QStringLiteral("base");
-        ok = journal.recordIntent(intent) && ok;
+        ok = write(journal, CreationJournal::intentRecord(intent)) && ok;
         QThread::usleep(random.bounded(300));
         const bool unresolved = random.bounded(3) == 0;
         if (unresolved) {
-            ok = journal.recordSandboxId(
-                     intent.creationId, QStringLiteral("sbx-") + intent.creationId)
+            ok = write(journal,
+                     CreationJournal::sandboxIdRecord(
+                         intent.creationId, QStringLiteral("sbx-") + intent.creationId))
                 && ok;
-            ok = journal.recordState(intent.creationId, CreationState::StartingGateway) && ok;
+            ok = write(journal,
+                     CreationJournal::stateRecord(intent.creationId, CreationState::StartingGateway))
+                && ok;
         } else {
-            ok = journal.recordOutcome(
-                     intent.creationId, { CreationState::Ready, {}, std::nullopt, std::nullopt })
+            ok = write(journal,
+                     CreationJournal::outcomeRecord(intent.creationId,
+                         { CreationState::Ready, {}, std::nullopt, std::nullopt }))
                 && ok;
         }
         say((unresolved ? "unresolved " : "finished ") + intent.creationId.toUtf8());
         const quint32 roll = random.bounded(10);
-        if (roll == 0)
-            ok = journal.compact(3) && ok;
+        if (roll == 0) {
+            // compact() does not wait for another writer: try until it had the file.
+            bool compacted = journal.compact(3);
+            for (int tries = 0; !compacted && tries < 2000; ++tries) {
+                QThread::usleep(1000);
+                compacted = journal.compact(3);
+            }
+            ok = compacted && ok;
+        }
         else if (roll == 1)
             ok = journal.open() && ok;
     }
@@ -97,7 +123,7 @@ int appendOne(const QString &path, const QString &id)
     CreationIntent intent;
     intent.creationId = id;
     intent.templateId = QStringLiteral("base");
-    const bool ok = journal.recordIntent(intent);
+    const bool ok = write(journal, CreationJournal::intentRecord(intent));
     say("appended");
     return ok ? 0 : 1;
 }

@@ -19,6 +19,7 @@
 #include <atomic>
 #include <functional>
 #include <memory>
+#include <optional>
 
 #include <fcntl.h>
 #include <sys/file.h>
@@ -546,10 +547,18 @@ private Q_SLOTS:
         QVERIFY(journal.open());
         const QString id = writeFinished(journal);
         const QString sandbox = QStringLiteral("sbx-%1").arg(id);
-        QVERIFY(journal.recordLaterKill(sandbox, QStringLiteral("HTTP 500")));
-        QVERIFY(journal.recordLaterKill(sandbox, {}));
+        // Written on the journal's thread: each is durable when `done` is called.
+        const auto recordLaterKill = [&journal](const QString &id, const QString &error) {
+            QObject context;
+            std::optional<bool> written;
+            journal.recordLaterKill(id, error, {}, &context, [&written](bool ok) { written = ok; });
+            [&] { QTRY_VERIFY_WITH_TIMEOUT(written.has_value(), 30000); }();
+            return written.value_or(false);
+        };
+        QVERIFY(recordLaterKill(sandbox, QStringLiteral("HTTP 500")));
+        QVERIFY(recordLaterKill(sandbox, {}));
         const QByteArray before = readAll(journal.filePath());
-        QVERIFY(journal.recordLaterKill(QStringLiteral("sbx-someone-elses"), {}));
+        QVERIFY(recordLaterKill(QStringLiteral("sbx-someone-elses"), {}));
         QCOMPARE(readAll(journal.filePath()), before);
 
         const QString expected = QStringLiteral("allocating,sandbox(%1),starting_gateway,ready,"

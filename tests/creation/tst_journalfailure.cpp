@@ -2,7 +2,7 @@
 // with RLIMIT_FSIZE in a helper process), against the real sandbox-desk-local: the
 // creation must stop, roll back, say why, and leave neither a sandbox nor a torn line.
 // And a journal whose lock a stopped process holds: creations are refused, naming it,
-// instead of hanging.
+// instead of hanging, and nothing on the caller's thread waits for it.
 
 #include "clitestutil.h"
 #include "common/error.h"
@@ -12,11 +12,14 @@
 
 #include <QFileInfo>
 #include <QProcess>
+#include <QScopeGuard>
 #include <QTemporaryDir>
+#include <QTimer>
 
 #include <cerrno>
 #include <csignal>
 #include <cstring>
+#include <optional>
 
 using namespace sd;
 
@@ -144,6 +147,96 @@ private Q_SLOTS:
             cliCreated.json().value(QLatin1String("state")).toString(), str(CreationState::Ready));
         QCOMPARE(m_backend.listIds().size(), 2);
         m_backend.killAll();
+    }
+
+    /// While a stopped process holds the lock, a journal still opens at once and reads
+    /// what is there, leaving a torn last line alone (it may be that process's record
+    /// half written); a kill's record waits for the lock on the writer thread, not on
+    /// the caller's, and fails naming the holder. Once the holder lets go, the record is
+    /// written and the torn line is cut off.
+    void nothingOnTheCallersThreadWaitsForTheLock()
+    {
+        QTemporaryDir dir;
+        const QString path = dir.filePath(QStringLiteral("p.jsonl"));
+        const QString id = QStringLiteral("c-held");
+        const QString sandbox = QStringLiteral("sbx-held");
+        {
+            CreationJournal writer(path);
+            QVERIFY(writer.open());
+            CreationIntent intent;
+            intent.creationId = id;
+            intent.templateId = QStringLiteral("base");
+            QVERIFY(writer.recordIntent(intent));
+            QVERIFY(writer.recordSandboxId(id, sandbox));
+            QVERIFY(writer.recordOutcome(id, { CreationState::Ready, {}, {}, {} }));
+        }
+        QFile torn(path);
+        QVERIFY(torn.open(QIODevice::Append));
+        torn.write("{\"v\":1,\"type\":\"state\",\"creation\":\"c-hel");
+        torn.close();
+        const QByteArray before = readAll(path);
+
+        QProcess holder;
+        holder.setProcessChannelMode(QProcess::ForwardedErrorChannel);
+        holder.start(QStringLiteral(JOURNAL_HELPER),
+            { QStringLiteral("hold-lock"), path + QStringLiteral(".lock") });
+        QVERIFY(holder.waitForStarted(30000));
+        QTRY_VERIFY_WITH_TIMEOUT(holder.canReadLine(), 30000);
+        QCOMPARE(holder.readLine(), QByteArray("locked\n"));
+        QCOMPARE(::kill(pid_t(holder.processId()), SIGSTOP), 0);
+        auto resume = qScopeGuard([&holder] {
+            ::kill(pid_t(holder.processId()), SIGCONT);
+            holder.closeWriteChannel();
+            holder.waitForFinished(30000);
+        });
+
+        CreationJournal journal(path);
+        QVERIFY2(journal.open(), qPrintable(journal.errorString()));
+        const auto record = journal.creation(id);
+        QVERIFY(record);
+        QCOMPARE(str(record->state), str(CreationState::Ready));
+        QCOMPARE(record->sandboxId, sandbox);
+        QCOMPARE(readAll(path), before); // not repaired under another writer's lock
+
+        QObject context;
+        std::optional<bool> written;
+        bool callerRanMeanwhile = false;
+        QTimer::singleShot(0, &context, [&] { callerRanMeanwhile = !written.has_value(); });
+        journal.recordLaterKill(sandbox, {}, {}, &context, [&written](bool ok) { written = ok; });
+        QVERIFY(!written.has_value()); // never called before the record is written or given up
+        QTRY_VERIFY_WITH_TIMEOUT(written.has_value(), 60000);
+        QVERIFY(callerRanMeanwhile);
+        QCOMPARE(*written, false);
+        const QString named = QStringLiteral("is held by another process (pid %1, journalhelper), "
+                                             "which is stopped (Ctrl+Z).")
+                                  .arg(holder.processId());
+        QVERIFY2(journal.errorString().contains(named), qPrintable(journal.errorString()));
+        QCOMPARE(readAll(path), before);
+
+        resume.dismiss();
+        QCOMPARE(::kill(pid_t(holder.processId()), SIGCONT), 0);
+        holder.closeWriteChannel();
+        QVERIFY(holder.waitForFinished(30000));
+
+        written.reset();
+        journal.recordLaterKill(sandbox, {}, {}, &context, [&written](bool ok) { written = ok; });
+        QTRY_VERIFY_WITH_TIMEOUT(written.has_value(), 60000);
+        QVERIFY2(*written, qPrintable(journal.errorString()));
+        QVERIFY(journal.creation(id)->killedAt.isValid());
+        CreationJournal reopened(path);
+        QVERIFY(reopened.open());
+        QVERIFY2(reopened.warnings().isEmpty(), qPrintable(reopened.warnings().join(u'\n')));
+        QVERIFY(reopened.creation(id)->killedAt.isValid());
+        const QByteArray after = readAll(path);
+        QCOMPARE(after.count("\"creation\":\"c-hel"), after.count("\"creation\":\"c-held\""));
+        QVERIFY(after.endsWith('\n'));
+    }
+
+private:
+    static QByteArray readAll(const QString &path)
+    {
+        QFile file(path);
+        return file.open(QIODevice::ReadOnly) ? file.readAll() : QByteArray();
     }
 };
 

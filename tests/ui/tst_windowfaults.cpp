@@ -362,8 +362,9 @@ private Q_SLOTS:
         QSignalSpy finished(window.get(), &MainWindow::actionsFinished);
         QVERIFY(killSelected(window.get(), &finished));
         QVERIFY(window->actionBanner()->isVisible());
+        // The journal writes the kill's record on its own thread, just after the kill.
+        QTRY_COMPARE_WITH_TIMEOUT(timelineSteps(*window->journal()->creation(creationId)).size(), 1, 20000);
         QStringList steps = timelineSteps(*window->journal()->creation(creationId));
-        QCOMPARE(steps.size(), 1);
         QVERIFY2(steps.first().startsWith(QStringLiteral("kill-failed(%1: ").arg(sandboxId)), qPrintable(steps.first()));
         QVERIFY2(steps.first().contains(QLatin1String("500")) && steps.first().endsWith(QLatin1Char('!')),
             qPrintable(steps.first()));
@@ -382,8 +383,9 @@ private Q_SLOTS:
         window->actionBanner()->findChild<QAction *>(QStringLiteral("retryFailedAction"))->trigger();
         QVERIFY(finished.wait(20000));
         QVERIFY(m_backend.listIds().isEmpty());
+        // The journal writes the kill's record on its own thread, just after the kill.
+        QTRY_COMPARE_WITH_TIMEOUT(timelineSteps(*window->journal()->creation(creationId)).size(), 2, 20000);
         steps = timelineSteps(*window->journal()->creation(creationId));
-        QCOMPARE(steps.size(), 2);
         QCOMPARE(steps.last(), QStringLiteral("orphan-killed(%1)").arg(sandboxId));
         last = timeline->topLevelItem(timeline->topLevelItemCount() - 1);
         QCOMPARE(last->text(CreationHistoryView::StepColumn), QStringLiteral("Removed later as an orphan"));
@@ -410,8 +412,9 @@ private Q_SLOTS:
         QVERIFY(killSelected(window.get(), &finished));
         QVERIFY(window->actionBanner()->isVisible());
         QCOMPARE(m_backend.listIds(), QStringList { sandboxId });
+        // The journal writes the kill's record on its own thread, just after the kill.
+        QTRY_COMPARE_WITH_TIMEOUT(timelineSteps(*window->journal()->creation(creationId)).size(), 1, 20000);
         QStringList steps = timelineSteps(*window->journal()->creation(creationId));
-        QCOMPARE(steps.size(), 1);
         QVERIFY2(steps.first().startsWith(QStringLiteral("kill-failed(%1: ").arg(sandboxId))
                 && steps.first().contains(QLatin1String("500")) && steps.first().endsWith(QLatin1Char('!')),
             qPrintable(steps.first()));
@@ -420,6 +423,8 @@ private Q_SLOTS:
         window->actionBanner()->findChild<QAction *>(QStringLiteral("retryFailedAction"))->trigger();
         QVERIFY(finished.wait(20000));
         QVERIFY(m_backend.listIds().isEmpty());
+        // The journal writes the kill's record on its own thread, just after the kill.
+        QTRY_COMPARE_WITH_TIMEOUT(timelineSteps(*window->journal()->creation(creationId)).size(), 2, 20000);
         const auto record = window->journal()->creation(creationId);
         steps = timelineSteps(*record);
         QCOMPARE(steps, (QStringList { steps.first(), QStringLiteral("killed(%1)").arg(sandboxId) }));
