@@ -5,6 +5,9 @@
 #include <QDirIterator>
 #include <QFile>
 #include <QFileInfo>
+#include <QThreadPool>
+
+#include <cstdio>
 
 namespace sd::local {
 
@@ -43,8 +46,20 @@ bool SandboxFs::create(const QString &profileLines, QString *error)
 
 void SandboxFs::remove()
 {
-    if (!m_root.isEmpty())
-        QDir(m_root).removeRecursively();
+    if (m_root.isEmpty())
+        return;
+    // One unlink per entry: a tree of any size holds every other request back for as
+    // long as it takes. Moved out of the way at once (a rename within its folder, so
+    // the sandbox's files, gateway keys included, are gone from their place before the
+    // kill is answered), it is deleted on a worker thread; a backend stopped before
+    // that sweeps it at its next start, as any leftover.
+    const QFileInfo root(m_root);
+    const QString removed = root.absolutePath() + QStringLiteral("/.removed-") + root.fileName();
+    const bool moved = ::rename(QFile::encodeName(m_root).constData(),
+                           QFile::encodeName(removed).constData())
+        == 0;
+    QThreadPool::globalInstance()->start(
+        [path = moved ? removed : m_root] { QDir(path).removeRecursively(); });
 }
 
 QString SandboxFs::hostPath(const QString &sandboxPath) const

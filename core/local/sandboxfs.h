@@ -16,7 +16,7 @@ public:
     /// Creates the tree (mode 0700 on the root). `profileLines` go to
     /// home/user/.profile, which a login shell reads after /etc/profile.
     bool create(const QString &profileLines, QString *error);
-    /// Deletes the whole tree.
+    /// Deletes the whole tree: moved aside now, deleted on a worker thread.
     void remove();
 
     QString root() const { return m_root; }

@@ -233,15 +233,55 @@ private Q_SLOTS:
     void leftoverSandboxFoldersAreSwept()
     {
         LocalBackend backend({ QStringLiteral("--isolation"), QStringLiteral("none") });
-        const QString leftover
-            = backend.stateDir() + QStringLiteral("/sandboxes/old-sandbox/etc/mcp-gateway");
-        QVERIFY(QDir().mkpath(leftover));
-        QFile config(leftover + QStringLiteral("/config.json"));
-        QVERIFY(config.open(QIODevice::WriteOnly));
-        config.write(configWith("sk-left-behind"));
-        config.close();
+        // A sandbox's folder, and one a kill had moved aside but not yet deleted.
+        for (const QString &name : { QStringLiteral("old-sandbox"), QStringLiteral(".removed-gone") }) {
+            const QString leftover
+                = backend.stateDir() + QStringLiteral("/sandboxes/%1/etc/mcp-gateway").arg(name);
+            QVERIFY(QDir().mkpath(leftover));
+            QFile config(leftover + QStringLiteral("/config.json"));
+            QVERIFY(config.open(QIODevice::WriteOnly));
+            config.write(configWith("sk-left-behind"));
+        }
         QVERIFY2(backend.start(), qPrintable(backend.errorString()));
-        QVERIFY(!QFileInfo::exists(backend.stateDir() + QStringLiteral("/sandboxes/old-sandbox")));
+        QCOMPARE(QDir(backend.stateDir() + QStringLiteral("/sandboxes"))
+                     .entryList(QDir::AllEntries | QDir::Hidden | QDir::NoDotAndDotDot),
+            QStringList());
+    }
+
+    // A kill answers before the sandbox's files are deleted (they are deleted beside
+    // the event loop), but they are gone from their place by then, and soon gone.
+    void killedSandboxLeavesNoFiles()
+    {
+        LocalBackend backend({ QStringLiteral("--isolation"), QStringLiteral("none") });
+        QVERIFY2(backend.start(), qPrintable(backend.errorString()));
+        const auto call = [&](const QByteArray &verb, const QString &path, const QByteArray &body) {
+            QNetworkRequest request(backend.url().resolved(QUrl(path)));
+            request.setRawHeader("X-API-Key", backend.apiKey().toUtf8());
+            request.setHeader(QNetworkRequest::ContentTypeHeader, QByteArrayLiteral("application/json"));
+            QNetworkReply *reply = m_nam.sendCustomRequest(request, verb, body);
+            QSignalSpy done(reply, &QNetworkReply::finished);
+            if (!reply->isFinished())
+                done.wait(30000);
+            reply->deleteLater();
+            return std::make_pair(reply->attribute(QNetworkRequest::HttpStatusCodeAttribute).toInt(),
+                reply->readAll());
+        };
+        const auto [status, body] = call("POST", QStringLiteral("/v2/sandboxes"), R"({"templateID":"base"})");
+        QCOMPARE(status, 201);
+        const QString id = QJsonDocument::fromJson(body).object().value(QStringLiteral("sandboxID")).toString();
+        const QString folder = backend.stateDir() + QStringLiteral("/sandboxes/") + id;
+        QVERIFY(QFileInfo(folder + QStringLiteral("/home/user")).isDir());
+        for (int i = 0; i < 300; ++i) {
+            QFile file(folder + QStringLiteral("/home/user/file-%1").arg(i));
+            QVERIFY(file.open(QIODevice::WriteOnly));
+            file.write("sk-in-a-file");
+        }
+
+        QCOMPARE(call("DELETE", QStringLiteral("/sandboxes/") + id, {}).first, 204);
+        QVERIFY(!QFileInfo::exists(folder));
+        QTRY_COMPARE_WITH_TIMEOUT(QDir(backend.stateDir() + QStringLiteral("/sandboxes"))
+                                      .entryList(QDir::AllEntries | QDir::Hidden | QDir::NoDotAndDotDot),
+            QStringList(), 30000);
     }
 };
 
