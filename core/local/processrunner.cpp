@@ -866,11 +866,15 @@ QString SandboxRuntime::metricsKey() const
 QList<qint64> SandboxRuntime::sandboxPids() const
 {
     QList<qint64> out;
+    // The sandbox's own group, where it has one, lists its processes (each joins it
+    // before it runs anything, children inherit it) without reading every host
+    // process; the tests below still decide which of them are the sandbox's own.
+    const std::optional<QList<qint64>> grouped = m_cgroup.processes();
     if (m_isolation == Isolation::Bwrap) {
         const QString ns = pidNamespace();
         if (ns.isEmpty())
             return out;
-        for (qint64 pid : allPids()) {
+        for (qint64 pid : grouped ? *grouped : allPids()) {
             if (pidNamespaceOf(pid) == ns)
                 out.append(pid);
         }
@@ -882,7 +886,7 @@ QList<qint64> SandboxRuntime::sandboxPids() const
         return out;
     const QByteArray marker = (SandboxMarker + QLatin1Char('=') + m_config.sandboxId).toUtf8();
     const qint64 self = QCoreApplication::applicationPid();
-    for (qint64 pid : allPids()) {
+    for (qint64 pid : grouped ? *grouped : allPids()) {
         if (pid != self && hasMarker(pid, marker))
             out.append(pid);
     }

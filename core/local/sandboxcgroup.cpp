@@ -276,9 +276,29 @@ bool SandboxCgroup::create(const QString &sandboxId, const Limits &limits, QStri
 void SandboxCgroup::joinFromChild() const
 {
     for (int fd : m_procsFds) {
-        // "0" is the writing process itself.
-        [[maybe_unused]] const ssize_t written = ::write(fd, "0", 1);
+        // "0" is the writing process itself. A process outside its group would escape
+        // the limits and the kill that finds processes through the group: it never runs.
+        if (::write(fd, "0", 1) != 1)
+            ::_exit(127);
     }
+}
+
+std::optional<QList<qint64>> SandboxCgroup::processes() const
+{
+    if (m_dirs.isEmpty())
+        return std::nullopt;
+    // Any of its hierarchies holds every process: each joins them all.
+    QFile procs((m_pidsDir.isEmpty() ? m_dirs.first() : m_pidsDir) + QStringLiteral("/cgroup.procs"));
+    if (!procs.open(QIODevice::ReadOnly))
+        return std::nullopt;
+    QList<qint64> pids;
+    for (const QByteArray &line : procs.readAll().split('\n')) {
+        bool ok = false;
+        const qint64 pid = line.toLongLong(&ok);
+        if (ok && pid > 0)
+            pids.append(pid);
+    }
+    return pids;
 }
 
 int SandboxCgroup::taskCount() const

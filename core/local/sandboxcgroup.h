@@ -4,6 +4,8 @@
 #include <QString>
 #include <QStringList>
 
+#include <optional>
+
 namespace sd::local {
 
 /// A sandbox's own control group: every process of the sandbox (its jail, each
@@ -40,9 +42,13 @@ public:
     bool create(const QString &sandboxId, const Limits &limits, QString *error);
     bool isActive() const { return !m_dirs.isEmpty(); }
 
-    /// In a child between fork and exec: moves the calling process into the group.
-    /// Only writes to descriptors opened by create(), as a forked child may.
+    /// In a child between fork and exec: moves the calling process into the group,
+    /// or ends it (exit code 127) when it cannot join. Only writes to descriptors
+    /// opened by create(), as a forked child may.
     void joinFromChild() const;
+    /// The processes in the group now (pids of the backend's namespace), children
+    /// included; nullopt without a group or when it cannot be read.
+    std::optional<QList<qint64>> processes() const;
     /// Tasks in the group now (pids.current); -1 when unknown.
     int taskCount() const;
 
