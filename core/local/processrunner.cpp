@@ -289,6 +289,14 @@ void SandboxProcess::launch(const QString &program, const QStringList &arguments
         QTimer::singleShot(0, this, [this] { fail(tr("no pipe for the process's output")); });
         return;
     }
+    const std::optional<QList<int>> joinFds = cgroup->openForJoining();
+    if (!joinFds) {
+        for (int fd : { out[0], out[1], err[0], err[1] })
+            ::close(fd);
+        QTimer::singleShot(
+            0, this, [this] { fail(tr("the sandbox's control group cannot be joined")); });
+        return;
+    }
     const int writeEnds[2] = { out[1], err[1] };
     for (int index : { 0, 1 }) {
         const int fd = index == 0 ? out[0] : err[0];
@@ -311,8 +319,8 @@ void SandboxProcess::launch(const QString &program, const QStringList &arguments
         m_process->setStandardInputFile(QProcess::nullDevice());
     const int outWrite = writeEnds[0];
     const int errWrite = writeEnds[1];
-    m_process->setChildProcessModifier([jailed, outWrite, errWrite, cgroup] {
-        cgroup->joinFromChild(); // before anything runs: a fork bomb forks inside
+    m_process->setChildProcessModifier([jailed, outWrite, errWrite, fds = *joinFds] {
+        SandboxCgroup::joinFromChild(fds); // before anything runs: a fork bomb forks inside
         if (jailed)
             detachJailedChild();
         else
@@ -335,6 +343,7 @@ void SandboxProcess::launch(const QString &program, const QStringList &arguments
     // The child has its copies now (QProcess forks in start()).
     ::close(outWrite);
     ::close(errWrite);
+    SandboxCgroup::closeAfterJoining(*joinFds);
 }
 
 void SandboxProcess::readPipe(int index, qsizetype limit)
@@ -560,9 +569,9 @@ void SandboxRuntime::startJail()
     m_jail->setProcessEnvironment(hostToolEnvironment());
     m_jail->setProcessChannelMode(QProcess::SeparateChannels);
     m_jail->setStandardInputFile(QProcess::nullDevice());
-    const SandboxCgroup *cgroup = &m_cgroup;
-    m_jail->setChildProcessModifier([cgroup] {
-        cgroup->joinFromChild();
+    const std::optional<QList<int>> joinFds = m_cgroup.openForJoining();
+    m_jail->setChildProcessModifier([fds = joinFds.value_or(QList<int>())] {
+        SandboxCgroup::joinFromChild(fds);
         detachChild();
     });
     connect(m_jail, &QProcess::readyReadStandardOutput, this, &SandboxRuntime::onJailOutput);
@@ -571,7 +580,13 @@ void SandboxRuntime::startJail()
         if (error == QProcess::FailedToStart)
             onJailFinished();
     });
-    m_jail->start();
+    if (joinFds) {
+        m_jail->start();
+        SandboxCgroup::closeAfterJoining(*joinFds);
+    } else {
+        // Never outside its group: the jail fails as a jail that could not start.
+        QTimer::singleShot(0, this, [this] { onJailFinished(); });
+    }
     qCInfo(lcLocal) << "sandbox" << sandboxId() << "jail starting";
 }
 

@@ -204,8 +204,6 @@ QString SandboxCgroup::version() { return layout().version; }
 
 SandboxCgroup::~SandboxCgroup()
 {
-    for (int fd : std::as_const(m_procsFds))
-        ::close(fd);
     // Empty once every process of the sandbox was reaped; a group still holding one
     // stays (the kernel refuses) and goes with the backend's group at its next start.
     for (const QString &dir : std::as_const(m_dirs))
@@ -262,20 +260,37 @@ bool SandboxCgroup::create(const QString &sandboxId, const Limits &limits, QStri
             if (!writeFile(dir + QLatin1Char('/') + file, value, error))
                 return false;
         }
-        const int fd = ::open(QFile::encodeName(dir + QStringLiteral("/cgroup.procs")).constData(),
-            O_WRONLY | O_CLOEXEC);
-        if (fd < 0) {
-            *error = QStringLiteral("cannot open %1/cgroup.procs").arg(dir);
-            return false;
-        }
-        m_procsFds.append(fd);
     }
     return true;
 }
 
-void SandboxCgroup::joinFromChild() const
+std::optional<QList<int>> SandboxCgroup::openForJoining() const
 {
-    for (int fd : m_procsFds) {
+    // Opened for each start and closed after it, not held: a backend with thousands
+    // of idle sandboxes would otherwise hold three descriptors for each.
+    QList<int> fds;
+    for (const QString &dir : m_dirs) {
+        const int fd = ::open(QFile::encodeName(dir + QStringLiteral("/cgroup.procs")).constData(),
+            O_WRONLY | O_CLOEXEC);
+        if (fd < 0) {
+            qCWarning(lcLocal) << "cannot open" << dir << "cgroup.procs:" << std::strerror(errno);
+            closeAfterJoining(fds);
+            return std::nullopt;
+        }
+        fds.append(fd);
+    }
+    return fds;
+}
+
+void SandboxCgroup::closeAfterJoining(const QList<int> &fds)
+{
+    for (int fd : fds)
+        ::close(fd);
+}
+
+void SandboxCgroup::joinFromChild(const QList<int> &fds)
+{
+    for (int fd : fds) {
         // "0" is the writing process itself. A process outside its group would escape
         // the limits and the kill that finds processes through the group: it never runs.
         if (::write(fd, "0", 1) != 1)

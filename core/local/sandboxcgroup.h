@@ -42,10 +42,15 @@ public:
     bool create(const QString &sandboxId, const Limits &limits, QString *error);
     bool isActive() const { return !m_dirs.isEmpty(); }
 
-    /// In a child between fork and exec: moves the calling process into the group,
-    /// or ends it (exit code 127) when it cannot join. Only writes to descriptors
-    /// opened by create(), as a forked child may.
-    void joinFromChild() const;
+    /// The group's cgroup.procs files, opened for one process start (empty without a
+    /// group); nullopt when they cannot be opened, and then nothing may start.
+    std::optional<QList<int>> openForJoining() const;
+    /// In a child between fork and exec: moves the calling process into the group
+    /// through `fds` (from openForJoining()), or ends it (exit code 127) when it
+    /// cannot join. Only writes to descriptors, as a forked child may.
+    static void joinFromChild(const QList<int> &fds);
+    /// Closes what openForJoining() opened, once the child was forked.
+    static void closeAfterJoining(const QList<int> &fds);
     /// The processes in the group now (pids of the backend's namespace), children
     /// included; nullopt without a group or when it cannot be read.
     std::optional<QList<qint64>> processes() const;
@@ -55,7 +60,6 @@ public:
 private:
     QStringList m_dirs; ///< one per hierarchy (one with v2)
     QString m_pidsDir;
-    QList<int> m_procsFds; ///< each group's cgroup.procs, open for writing
 };
 
 } // namespace sd::local

@@ -4,7 +4,11 @@
 
 #include "envdtestutil.h"
 
+#include <QDir>
+#include <QFile>
 #include <QSignalSpy>
+
+#include <csignal>
 
 #include <memory>
 
@@ -162,6 +166,40 @@ private Q_SLOTS:
         QVERIFY(runJob(&echo, 120000));
         QVERIFY2(!echo.hasError(), qPrintable(echo.error().message()));
         QCOMPARE(echo.stdoutData(), QByteArray("fine\n"));
+    }
+
+    /// Idle sandboxes hold no descriptors for their cgroups (a backend of 10,000
+    /// sandboxes held three for each, past a 20,000 limit); a process still joins its
+    /// sandbox's group, and a kill finds it there.
+    void idleSandboxesHoldNoDescriptors()
+    {
+        LocalBackend backend({ QStringLiteral("--isolation"), QStringLiteral("none") });
+        QVERIFY2(backend.start(), qPrintable(backend.errorString()));
+        QVERIFY2(resourcesOf(&backend).value(QStringLiteral("cgroup")).toString() != QLatin1String("none"),
+            "this machine kind has writable cgroups (as root)");
+        const QString fdDir = QStringLiteral("/proc/%1/fd").arg(backend.process()->processId());
+        const auto openFiles = [&fdDir] {
+            return QDir(fdDir).entryList(QDir::Files | QDir::System | QDir::NoDotAndDotDot).size();
+        };
+        const TestSandbox first = createSandbox(&m_nam, &backend);
+        QVERIFY(first.isValid());
+        const auto before = openFiles();
+        QList<TestSandbox> more;
+        for (int i = 0; i < 20; ++i) {
+            more.append(createSandbox(&m_nam, &backend));
+            QVERIFY(more.last().isValid());
+        }
+        const auto after = openFiles();
+        QVERIFY2(after - before < 20, qPrintable(QStringLiteral("%1 descriptors before, %2 after 20 sandboxes").arg(before).arg(after)));
+
+        const auto sleeper = startSleeper(&backend, first);
+        QVERIFY(sleeper);
+        QFile cgroup(QStringLiteral("/proc/%1/cgroup").arg(sleeper->pid()));
+        QVERIFY(cgroup.open(QIODevice::ReadOnly));
+        const QByteArray groups = cgroup.readAll();
+        QVERIFY2(groups.contains(first.id.toUtf8()), groups.constData());
+        QCOMPARE(apiCall(&m_nam, &backend, "DELETE", QStringLiteral("/sandboxes/%1").arg(first.id)).status, 204);
+        QTRY_VERIFY_WITH_TIMEOUT(::kill(pid_t(sleeper->pid()), 0) != 0, 30000);
     }
 };
 
