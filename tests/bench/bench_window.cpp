@@ -33,8 +33,6 @@
 #include <QTemporaryDir>
 #include <QTimer>
 
-#include <sys/resource.h>
-
 #include <cstdio>
 #include <fstream>
 #include <memory>
@@ -271,21 +269,6 @@ int main(int argc, char **argv)
     const QStringList args = app.arguments();
     const int reps = std::max(5, repetitions(args, 5));
     int count = optionValue(args, QStringLiteral("--count"), QStringLiteral("10000")).toInt();
-    // Where sandboxes get cgroups, sandbox-desk-local keeps three cgroup files open
-    // per sandbox; past its descriptor limit it can no longer accept a connection.
-    // The backend inherits this process's limit: raise it as far as allowed, and
-    // hold fewer sandboxes when even that is too low.
-    rlimit files {};
-    getrlimit(RLIMIT_NOFILE, &files);
-    files.rlim_cur = files.rlim_max;
-    setrlimit(RLIMIT_NOFILE, &files);
-    const int fits = int(std::min<rlim_t>(files.rlim_cur, 1 << 24) - 512) / 3;
-    if (count > fits) {
-        std::printf("NOTE: %d sandboxes would need about %d file descriptors in sandbox-desk-local "
-                    "(3 cgroup files each); the limit here is %llu, so %d sandboxes are used\n",
-            count, count * 3 + 512, (unsigned long long)files.rlim_cur, fits);
-        count = fits;
-    }
     const int changed = std::max(1, count / 100);
     printMachine();
     std::printf("command: %s\n", qPrintable(args.join(QLatin1Char(' '))));
