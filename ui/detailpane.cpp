@@ -189,9 +189,16 @@ void DetailPane::showSandbox(const Sandbox *sandbox, const std::optional<OrphanF
     set("internet", !sandbox->allowInternetAccess.has_value() ? tr("default")
                     : *sandbox->allowInternetAccess           ? tr("allowed")
                                                               : tr("blocked"));
-    set("orphan", orphan ? (orphan->evidence.isEmpty() ? orphan->reason
-                                                       : orphan->reason + QLatin1Char('\n') + orphan->evidence)
-                         : tr("no"));
+    if (orphan) {
+        // The reason is a sentence without its full stop (the table shows it after a
+        // colon); the evidence is the next sentence.
+        set("orphan", orphan->evidence.isEmpty()
+                ? orphan->reason
+                : orphan->reason + (orphan->reason.endsWith(QLatin1Char('.')) ? QString() : QStringLiteral("."))
+                    + QLatin1Char('\n') + orphan->evidence);
+    } else {
+        set("orphan", tr("no"));
+    }
     m_mcpUrl = sandboxMcpUrl(connection, *sandbox);
     set("mcp", m_mcpUrl.isEmpty() ? tr("none (no public domain for this sandbox)") : m_mcpUrl);
     m_copyMcp->setEnabled(!m_mcpUrl.isEmpty());

@@ -359,6 +359,10 @@ private Q_SLOTS:
         window->refresh();
         QTRY_VERIFY_WITH_TIMEOUT(window->model()->orphanFlag(sandboxId).has_value(), 20000);
         QVERIFY(window->selectSandbox(sandboxId));
+        // The reason, then the evidence, each a sentence.
+        const QString orphanText = window->detailPane()->fieldText(QStringLiteral("orphan"));
+        QVERIFY2(orphanText.startsWith(QLatin1String("The rollback of a failed creation could not kill it.\nCreation ")),
+            qPrintable(orphanText));
         QSignalSpy finished(window.get(), &MainWindow::actionsFinished);
         QVERIFY(killSelected(window.get(), &finished));
         QVERIFY(window->actionBanner()->isVisible());
