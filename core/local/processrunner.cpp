@@ -3,10 +3,12 @@
 #include "common/logging.h"
 
 #include <QCoreApplication>
+#include <QDeadlineTimer>
 #include <QDir>
 #include <QFile>
 #include <QFileInfo>
 #include <QJsonObject>
+#include <QMutex>
 #include <QSet>
 #include <QSocketNotifier>
 #include <QStandardPaths>
@@ -235,6 +237,29 @@ QString environmentNamesError(const QMap<QString, QString> &vars)
 }
 
 namespace {
+
+/// The size of the file system holding the sandbox folder `root`. Every sandbox's
+/// folder lies in the same place, so one look serves them all for a while: QStorageInfo
+/// reads the mount table each time, and a creation should not wait for that.
+qint64 fileSystemSize(const QString &root)
+{
+    struct Cached
+    {
+        QString folder;
+        qint64 size = 0;
+        QDeadlineTimer fresh;
+    };
+    static QMutex mutex;
+    static Cached cached;
+    const QString folder = QFileInfo(root).path();
+    const QMutexLocker lock(&mutex);
+    if (cached.folder != folder || cached.fresh.hasExpired()) {
+        const QStorageInfo storage(root);
+        cached = { folder, storage.isValid() ? storage.bytesTotal() : 0,
+            QDeadlineTimer(std::chrono::minutes(1)) };
+    }
+    return cached.size;
+}
 
 QProcessEnvironment hostToolEnvironment()
 {
@@ -493,14 +518,23 @@ bool SandboxRuntime::prepare(QString *error)
     }
     if (!m_fs.create(profile, error))
         return false;
-    if (m_config.maxTasks > 0
-        && !m_cgroup.create(m_config.sandboxId,
-            { m_config.maxTasks, m_config.memoryBytes, m_config.cpuCount }, error))
-        return false;
-    // The jail starts with the first process: a sandbox nobody runs anything in
-    // costs a directory, not a process.
+    // The group and the jail come with the first process: a sandbox nobody runs
+    // anything in costs a directory, not a group or a process.
     addSample(0, 0);
     return true;
+}
+
+bool SandboxRuntime::ensureGroup()
+{
+    if (!m_groupTried) {
+        m_groupTried = true;
+        if (m_config.maxTasks > 0
+            && !m_cgroup.create(m_config.sandboxId,
+                { m_config.maxTasks, m_config.memoryBytes, m_config.cpuCount }, &m_groupError))
+            qCWarning(lcLocal).noquote()
+                << "sandbox" << sandboxId() << "has no control group:" << m_groupError;
+    }
+    return m_groupError.isEmpty();
 }
 
 void SandboxRuntime::startJail()
@@ -784,6 +818,9 @@ SandboxProcess *SandboxRuntime::start(
         });
     if (m_stopped) {
         QTimer::singleShot(0, process, [process] { process->fail(tr("the sandbox was killed")); });
+    } else if (!ensureGroup()) {
+        const QString error = tr("the sandbox's control group cannot be made: %1").arg(m_groupError);
+        QTimer::singleShot(0, process, [process, error] { process->fail(error); });
     } else if (m_isolation == Isolation::Bwrap && !jailReady()) {
         if (m_jailError.isEmpty()) {
             if (!m_jail)
@@ -1051,8 +1088,7 @@ void SandboxRuntime::addSample(qint64 ticks, qint64 rss)
     m_lastCpuTicks = ticks;
     m_lastCpuTime = sample.timestamp;
     sample.diskUsed = m_fs.diskUsage();
-    const QStorageInfo storage(m_fs.root());
-    sample.diskTotal = storage.isValid() ? storage.bytesTotal() : 0;
+    sample.diskTotal = fileSystemSize(m_fs.root());
     m_metrics.append(sample);
 }
 

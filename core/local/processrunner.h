@@ -202,6 +202,10 @@ private:
     void stopNetwork();
     void closeNetworkReadyFd();
     void launch(SandboxProcess *process);
+    /// Makes the sandbox's control group, once, before its first process: a sandbox
+    /// that never runs anything costs no group. False (why in m_groupError) when it
+    /// cannot be made; then nothing may start.
+    bool ensureGroup();
     QProcessEnvironment environmentFor(const sd::ProcessConfig &config) const;
     /// nsenter's command line and environment to run `config` in the jail.
     QStringList jailedLaunchArguments(const sd::ProcessConfig &config, const QString &cwd,
@@ -218,6 +222,8 @@ private:
     Isolation m_isolation;
     SandboxFs m_fs;
     SandboxCgroup m_cgroup; ///< inactive when the machine has none for sandboxes
+    bool m_groupTried = false; ///< ensureGroup() ran
+    QString m_groupError; ///< why the group could not be made
     QString m_gatewayBinDir;
     QPointer<QProcess> m_jail;
     qint64 m_jailPid = 0; ///< the outer bwrap

@@ -207,7 +207,9 @@ bool SandboxRegistry::kill(const QString &sandboxId, KillReason reason)
                                          : QStringLiteral("Sandbox killed");
     addEvent(sandboxId, event, message);
     m_sandboxes.remove(sandboxId);
-    m_events[sandboxId].endedAt = m_clock();
+    const QDateTime endedAt = m_clock();
+    m_events[sandboxId].endedAt = endedAt;
+    m_ended.emplace_back(endedAt, sandboxId);
     qCInfo(lcLocal).noquote() << "sandbox" << sandboxId << event;
     Q_EMIT sandboxKilled(sandboxId, reason);
     if (QObject *runtime = m_runtimes.take(sandboxId)) {
@@ -393,11 +395,9 @@ void SandboxRegistry::expireDue()
 void SandboxRegistry::pruneEvents()
 {
     const QDateTime now = m_clock();
-    for (auto it = m_events.begin(); it != m_events.end();) {
-        if (it->endedAt.isValid() && it->endedAt.msecsTo(now) > kEventRetentionMs)
-            it = m_events.erase(it);
-        else
-            ++it;
+    while (!m_ended.empty() && m_ended.front().first.msecsTo(now) > kEventRetentionMs) {
+        m_events.remove(m_ended.front().second);
+        m_ended.pop_front();
     }
 }
 

@@ -10,6 +10,7 @@
 #include <QTimer>
 
 #include <compare>
+#include <deque>
 #include <functional>
 #include <map>
 #include <optional>
@@ -221,6 +222,9 @@ private:
     std::map<ListKey, QString> m_listOrder; ///< every sandbox of m_sandboxes, in list order
     int m_pausedCount = 0;
     QHash<QString, EventLog> m_events;
+    /// The sandboxes of m_events that ended, in the order they did: pruning looks at
+    /// the oldest only, not at every log.
+    std::deque<std::pair<QDateTime, QString>> m_ended;
     QHash<QString, QPointer<QObject>> m_runtimes;
     QList<QPointer<QObject>> m_dyingRuntimes; ///< deleteLater() issued, maybe not yet run
     QTimer m_expiryTimer;

@@ -201,6 +201,37 @@ private Q_SLOTS:
         QCOMPARE(apiCall(&m_nam, &backend, "DELETE", QStringLiteral("/sandboxes/%1").arg(first.id)).status, 204);
         QTRY_VERIFY_WITH_TIMEOUT(::kill(pid_t(sleeper->pid()), 0) != 0, 30000);
     }
+
+    /// A sandbox's group comes with its first process: one that never runs anything
+    /// costs no mkdir and rmdir per hierarchy (most of a create-and-kill cycle's time
+    /// in the backend went there).
+    void groupComesWithTheFirstProcess()
+    {
+        LocalBackend backend({ QStringLiteral("--isolation"), QStringLiteral("none") });
+        QVERIFY2(backend.start(), qPrintable(backend.errorString()));
+        QVERIFY2(resourcesOf(&backend).value(QStringLiteral("cgroup")).toString() != QLatin1String("none"),
+            "this machine kind has writable cgroups (as root)");
+        const TestSandbox idle = createSandbox(&m_nam, &backend);
+        const TestSandbox busy = createSandbox(&m_nam, &backend);
+        QVERIFY(idle.isValid() && busy.isValid());
+
+        const auto sleeper = startSleeper(&backend, busy);
+        QVERIFY(sleeper);
+        QFile cgroup(QStringLiteral("/proc/%1/cgroup").arg(sleeper->pid()));
+        QVERIFY(cgroup.open(QIODevice::ReadOnly));
+        // "N:pids:/path" (v1) or "0::/path" (v2): where the busy sandbox's group is.
+        QString groupDir;
+        for (const QByteArray &line : cgroup.readAll().split('\n')) {
+            const QList<QByteArray> fields = line.split(':');
+            if (fields.size() == 3 && fields.at(2).endsWith('/' + busy.id.toUtf8())
+                && (fields.at(1) == "pids" || fields.at(1).isEmpty()))
+                groupDir = QStringLiteral("/sys/fs/cgroup/") + QString::fromUtf8(fields.at(1))
+                    + QString::fromUtf8(fields.at(2));
+        }
+        QVERIFY2(QFileInfo(groupDir).isDir(), qPrintable(groupDir));
+        const QString idleDir = QFileInfo(groupDir).path() + QLatin1Char('/') + idle.id;
+        QVERIFY2(!QFileInfo::exists(idleDir), qPrintable(idleDir + QStringLiteral(" exists")));
+    }
 };
 
 QTEST_GUILESS_MAIN(TestResourceLimits)

@@ -60,6 +60,7 @@ private Q_SLOTS:
     void streamWriterReportsPeerDisconnect();
     void registrySignalsAndRuntime();
     void registryKeepsEventsAfterKill();
+    void registryForgetsEventsAnHourAfterTheEnd();
 
 private:
     QNetworkRequest envdRequest(const QByteArray &sandboxId) const;
@@ -243,6 +244,37 @@ void TestLocalServer::registryKeepsEventsAfterKill()
         (QStringList { QStringLiteral("created"), QStringLiteral("process started"),
             QStringLiteral("shutdown") }));
     QVERIFY(!registry->events(QStringLiteral("unknown")).has_value());
+}
+
+void TestLocalServer::registryForgetsEventsAnHourAfterTheEnd()
+{
+    SandboxRegistry *registry = m_server->registry();
+    QDateTime now = QDateTime::currentDateTimeUtc();
+    registry->setClock([&now] { return now; });
+    SandboxRegistry::CreateParams params;
+    params.templateId = QStringLiteral("base");
+    const auto killedAfter = [&](qint64 ms) {
+        const QString id = registry->create(params).sandboxId;
+        now = now.addMSecs(ms);
+        registry->kill(id);
+        return id;
+    };
+    const QString first = killedAfter(0);
+    const QString second = killedAfter(10 * 60 * 1000);
+    const QString living = registry->create(params).sandboxId;
+
+    // The hour of the first is over, not that of the second; the living keeps its log.
+    now = now.addMSecs(SandboxRegistry::kEventRetentionMs - 5 * 60 * 1000);
+    registry->create(params); // a creation prunes
+    QVERIFY(!registry->events(first).has_value());
+    QVERIFY(registry->events(second).has_value());
+    QVERIFY(registry->events(living).has_value());
+
+    now = now.addMSecs(10 * 60 * 1000);
+    registry->create(params);
+    QVERIFY(!registry->events(second).has_value());
+    QVERIFY(registry->events(living).has_value());
+    registry->setClock([] { return QDateTime::currentDateTimeUtc(); });
 }
 
 QTEST_GUILESS_MAIN(TestLocalServer)
