@@ -14,6 +14,7 @@
 #include <QCoreApplication>
 #include <QEventLoop>
 #include <QFile>
+#include <QFileInfo>
 #include <QJsonArray>
 #include <QJsonDocument>
 #include <QJsonObject>
@@ -31,12 +32,14 @@
 
 namespace sd::bench {
 
-/// `--npm-dir DIR`, else $SD_NPM_DIR, else <build>/npm (where `make npm` installs).
+/// `--npm-dir DIR`, else $SD_NPM_DIR, else <build>/npm (where `make npm` installs); made
+/// absolute, since Node's createRequire() refuses a relative path.
 inline QString npmDir(const QStringList &args)
 {
-    return optionValue(args, QStringLiteral("--npm-dir"),
-        qEnvironmentVariable(
-            "SD_NPM_DIR", QCoreApplication::applicationDirPath() + QStringLiteral("/../npm")));
+    return QFileInfo(optionValue(args, QStringLiteral("--npm-dir"),
+                         qEnvironmentVariable("SD_NPM_DIR",
+                             QCoreApplication::applicationDirPath() + QStringLiteral("/../npm"))))
+        .absoluteFilePath();
 }
 
 /// This process's environment with E2B_API_URL, E2B_SANDBOX_URL and E2B_API_KEY
