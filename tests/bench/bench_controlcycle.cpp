@@ -12,9 +12,12 @@
 //            1.5x of it);
 //  - health: two GET /health on that raw socket, the transport's own floor;
 //  - qnam:   the same two GET /health through QNetworkAccessManager, to tell Qt's
-//            transport apart from the jobs.
+//            transport apart from the jobs;
+//  - bare:   the core's POST and DELETE (same headers and body) through
+//            QNetworkAccessManager with no job around them: what the jobs add is the
+//            core's time less this.
 //
-// Each round runs the five one after the other, 200 cycles each, in rotating order.
+// Each round runs the six one after the other, 200 cycles each, in rotating order.
 // Client CPU per cycle: this process's (all threads) for the core, Node's
 // process.cpuUsage() for the SDK. Figures are printed, never asserted.
 //
@@ -275,6 +278,49 @@ void qnamCycles(QNetworkAccessManager *network, const sd::ConnectionSettings &se
     }
 }
 
+/// The core's two requests, as ApiJob sends them, straight through `network`.
+void bareQnamCycles(QNetworkAccessManager *network, const sd::ConnectionSettings &settings,
+    const QByteArray &createBody, int count, int warmup, Samples *out)
+{
+    const auto request = [&](const QString &path) {
+        QNetworkRequest req(settings.apiUrl.resolved(QUrl(path)));
+        req.setAttribute(
+            QNetworkRequest::RedirectPolicyAttribute, QNetworkRequest::ManualRedirectPolicy);
+        req.setRawHeader("X-API-Key", settings.apiKey.toUtf8());
+        req.setRawHeader("Accept", "application/json");
+        req.setHeader(QNetworkRequest::ContentTypeHeader, QByteArrayLiteral("application/json"));
+        return req;
+    };
+    const auto send = [&](const QNetworkRequest &req, const QByteArray &verb,
+                          const QByteArray &body) {
+        QEventLoop loop;
+        std::unique_ptr<QNetworkReply> reply(network->sendCustomRequest(req, verb, body));
+        QObject::connect(reply.get(), &QNetworkReply::finished, &loop, &QEventLoop::quit);
+        loop.exec();
+        return std::make_pair(
+            reply->attribute(QNetworkRequest::HttpStatusCodeAttribute).toInt(), reply->readAll());
+    };
+    const QNetworkRequest create = request(QStringLiteral("/v2/sandboxes"));
+    for (int i = 0; i < warmup + count; ++i) {
+        bool ok = true;
+        const qint64 ns = timeNs([&] {
+            const auto [status, body] = send(create, "POST", createBody);
+            const QString id = QJsonDocument::fromJson(body)
+                                   .object()
+                                   .value(QLatin1String("sandboxID"))
+                                   .toString();
+            ok = status == 201 && !id.isEmpty()
+                && send(request(QStringLiteral("/sandboxes/") + id), "DELETE", {}).first == 204;
+        });
+        if (!ok) {
+            std::fprintf(stderr, "bare QNetworkAccessManager cycle failed at %d\n", i);
+            return;
+        }
+        if (i >= warmup)
+            out->add(ns);
+    }
+}
+
 } // namespace
 
 int main(int argc, char **argv)
@@ -298,11 +344,11 @@ int main(int argc, char **argv)
     RawHttp raw(backend.url(), backend.apiKey().toUtf8());
     const QByteArray createBody
         = QJsonDocument(baseSandbox().toJson()).toJson(QJsonDocument::Compact);
-    Samples core, coreCpu, sdk, sdkCpu, floor, health, qnam, coreCreates, coreKills;
+    Samples core, coreCpu, sdk, sdkCpu, floor, health, qnam, bare, coreCreates, coreKills;
     std::vector<Samples> coreRounds(rounds), sdkRounds(rounds), floorRounds(rounds);
     for (int round = 0; round < rounds; ++round) {
-        for (int turn = 0; turn < 5; ++turn) {
-            switch ((round + turn) % 5) {
+        for (int turn = 0; turn < 6; ++turn) {
+            switch ((round + turn) % 6) {
             case 0:
                 coreCycles(&network, settings, count, warmup, &coreRounds[round], &coreCpu,
                     &coreCreates, &coreKills);
@@ -323,6 +369,9 @@ int main(int argc, char **argv)
                 break;
             case 4:
                 qnamCycles(&network, settings, count, warmup, &qnam);
+                break;
+            case 5:
+                bareQnamCycles(&network, settings, createBody, count, warmup, &bare);
                 break;
             }
         }
@@ -352,6 +401,9 @@ int main(int argc, char **argv)
     std::printf("| floor: the same POST + DELETE on a raw kept-alive socket | %.2f (%.2f) | 1× "
                 "| |\n",
         f, floor.p95Ms());
+    std::printf("| QNetworkAccessManager alone, the same POST + DELETE, no job | %.2f (%.2f) | "
+                "%.2f× | |\n",
+        bare.medianMs(), bare.p95Ms(), ratio(bare.medianMs(), f));
     std::printf("| QNetworkAccessManager, 2 × GET /health | %.2f (%.2f) | | |\n", qnam.medianMs(),
         qnam.p95Ms());
     std::printf("| transport floor: raw kept-alive socket, 2 × GET /health | %.2f (%.2f) | | |\n",
@@ -359,7 +411,9 @@ int main(int argc, char **argv)
     if (haveSdk)
         std::printf(
             "sdk / core: %.2f× (goal: at least 2×)\n", ratio(sdk.medianMs(), core.medianMs()));
-    std::printf("core / floor: %.2f× (goal: within 1.5×)\n", ratio(core.medianMs(), f));
+    std::printf("core / floor: %.2f× (goal: within 1.5×); core / QNetworkAccessManager alone: "
+                "%.2f×\n",
+        ratio(core.medianMs(), f), ratio(core.medianMs(), bare.medianMs()));
     std::printf("load average at end: %.2f\n", loadAverage());
     backend.stop();
     return 0;
