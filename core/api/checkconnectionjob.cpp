@@ -15,10 +15,7 @@ CheckConnectionJob::CheckConnectionJob(
 CheckConnectionJob::~CheckConnectionJob()
 {
     // The step deletes itself once it has finished; stop it rather than let it run on.
-    if (m_step) {
-        m_step->disconnect(this);
-        m_step->cancel();
-    }
+    abandonStep(m_step);
 }
 
 void CheckConnectionJob::startStep(ApiJob *job)
@@ -66,11 +63,7 @@ void CheckConnectionJob::checkKey()
 
 void CheckConnectionJob::doCancel()
 {
-    if (m_step) {
-        m_step->disconnect(this);
-        m_step->cancel();
-        m_step = nullptr;
-    }
+    abandonStep(m_step);
     emitError(Error::cancelled());
 }
 

@@ -3,6 +3,9 @@
 #include "error.h"
 
 #include <QObject>
+#include <QPointer>
+
+#include <utility>
 
 namespace sd {
 
@@ -56,6 +59,18 @@ protected:
     {
         setError(error);
         emitResult();
+    }
+    /// For a job that waits on another: cancels `step` without hearing from it again
+    /// and forgets it. Returns the step, for a caller that also owns it.
+    template<typename StepJob>
+    StepJob *abandonStep(QPointer<StepJob> &step)
+    {
+        StepJob *const abandoned = std::exchange(step, nullptr);
+        if (abandoned) {
+            abandoned->disconnect(this);
+            abandoned->cancel();
+        }
+        return abandoned;
     }
 
 private:

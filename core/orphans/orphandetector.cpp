@@ -450,11 +450,15 @@ void KillOrphansJob::doStart()
 {
     // A journal closed under a record it had queued never calls back: go on without.
     if (m_journal)
-        connect(m_journal, &QObject::destroyed, this, [this] {
-            if (m_recorded)
-                std::exchange(m_recorded, {})();
-        });
+        connect(m_journal, &QObject::destroyed, this, &KillOrphansJob::goOnAfterRecord);
     next();
+}
+
+void KillOrphansJob::goOnAfterRecord()
+{
+    // Once: the journal's callback and its destruction may both come.
+    if (m_recorded)
+        std::exchange(m_recorded, {})();
 }
 
 void KillOrphansJob::doCancel()
@@ -494,14 +498,11 @@ void KillOrphansJob::next()
             next();
         };
         if (!m_journal) {
-            std::exchange(m_recorded, {})();
+            goOnAfterRecord();
             return;
         }
         m_journal->recordLaterKill(orphan.sandboxId, error, orphan.creationId, this,
-            [this](bool) {
-                if (m_recorded)
-                    std::exchange(m_recorded, {})();
-            });
+            [this](bool) { goOnAfterRecord(); });
     });
     job->start();
 }

@@ -207,6 +207,8 @@ protected:
 
 private:
     void next();
+    /// Runs m_recorded, if set, and clears it.
+    void goOnAfterRecord();
 
     QNetworkAccessManager *m_network;
     ConnectionSettings m_settings;

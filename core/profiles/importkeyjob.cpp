@@ -123,11 +123,7 @@ QString ImportKeyJob::freeName(const QString &wanted) const
 
 void ImportKeyJob::doCancel()
 {
-    if (m_step) {
-        m_step->disconnect(this);
-        m_step->cancel();
-        m_step = nullptr;
-    }
+    abandonStep(m_step);
     emitError(Error::cancelled());
 }
 

@@ -87,12 +87,8 @@ void ResolveProfileJob::finishWith(const QString &key, KeySource source)
 
 void ResolveProfileJob::doCancel()
 {
-    if (m_read) {
-        m_read->disconnect(this);
-        m_read->cancel();
-        m_read->deleteLater();
-        m_read = nullptr;
-    }
+    if (ReadKeyJob *read = abandonStep(m_read))
+        read->deleteLater();
     emitError(Error::cancelled());
 }
 

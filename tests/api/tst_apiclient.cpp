@@ -7,11 +7,13 @@
 #include "localbackend.h"
 
 #include <QNetworkAccessManager>
+#include <QNetworkReply>
 #include <QRegularExpression>
 #include <QSet>
 #include <QSignalSpy>
 #include <QTest>
 
+#include <algorithm>
 #include <functional>
 #include <memory>
 
@@ -664,6 +666,28 @@ private Q_SLOTS:
         QVERIFY(run(down));
         QVERIFY(down.failedStep() == CheckConnectionJob::Step::Reach);
         QCOMPARE(down.error().kind(), Error::Kind::Transport);
+    }
+
+    /// A cancel while a step is on the wire ends the check once, as cancelled, and
+    /// the step it abandoned does not report into it afterwards.
+    void checkConnectionCancelledDuringAStep()
+    {
+        CheckConnectionJob job(&m_network, m_settings);
+        job.setAutoDelete(false);
+        QSignalSpy finished(&job, &Job::finished);
+        const auto requestOnTheWire = [this] {
+            const auto replies = m_network.findChildren<QNetworkReply *>();
+            return std::any_of(replies.cbegin(), replies.cend(),
+                [](const QNetworkReply *reply) { return reply->isRunning(); });
+        };
+        job.start();
+        QTRY_VERIFY(requestOnTheWire() || finished.count() > 0);
+        QCOMPARE(finished.count(), 0);
+        job.cancel();
+        QCOMPARE(finished.count(), 1);
+        QTest::qWait(300); // the abandoned request ends meanwhile
+        QCOMPARE(finished.count(), 1);
+        QCOMPARE(job.error().kind(), Error::Kind::Cancelled);
     }
 
     void keyCheckWithOnePage()
