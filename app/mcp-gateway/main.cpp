@@ -22,6 +22,7 @@
 #include <cstdlib>
 #include <cstring>
 #include <fcntl.h>
+#include <sys/prctl.h>
 #include <sys/stat.h>
 #include <unistd.h>
 
@@ -73,75 +74,53 @@ bool writePrivateFile(const QString &path, const QByteArray &data, QString *erro
     return ok;
 }
 
-// Starts `<this binary> serve` and returns its pid, or -1. No setsid(): the child stays
-// in the caller's session and process group, so killing the sandbox reaches it. Its
-// stdio goes to /dev/null so the caller's output stream ends when this process exits.
-pid_t startServe(const char *argv0, QString *error)
+// The long-running part: idles until SIGTERM/SIGKILL.
+[[noreturn]] void serve()
 {
-    char self[4096];
-    const ssize_t len = ::readlink("/proc/self/exe", self, sizeof self - 1);
-    if (len <= 0) {
-        *error = QStringLiteral("cannot find its own program file: %1")
-                     .arg(QString::fromLocal8Bit(std::strerror(errno)));
-        return -1;
-    }
-    self[len] = '\0';
-
-    // A close-on-exec pipe tells the parent whether exec worked: EOF means it did.
-    int report[2];
-    if (::pipe2(report, O_CLOEXEC) != 0) {
-        *error = QString::fromLocal8Bit(std::strerror(errno));
-        return -1;
-    }
-    const pid_t pid = ::fork();
-    if (pid < 0) {
-        *error = QString::fromLocal8Bit(std::strerror(errno));
-        ::close(report[0]);
-        ::close(report[1]);
-        return -1;
-    }
-    if (pid == 0) {
-        ::close(report[0]);
-        const int devnull = ::open("/dev/null", O_RDWR);
-        if (devnull >= 0) {
-            ::dup2(devnull, STDIN_FILENO);
-            ::dup2(devnull, STDOUT_FILENO);
-            ::dup2(devnull, STDERR_FILENO);
-            if (devnull > STDERR_FILENO)
-                ::close(devnull);
-        }
-        char serve[] = "serve";
-        char *const args[] = { const_cast<char *>(argv0), serve, nullptr };
-        ::execv(self, args);
-        const int err = errno;
-        (void)!::write(report[1], &err, sizeof err);
-        ::_exit(127);
-    }
-    ::close(report[1]);
-    int childErrno = 0;
-    ssize_t n;
-    do {
-        n = ::read(report[0], &childErrno, sizeof childErrno);
-    } while (n < 0 && errno == EINTR);
-    ::close(report[0]);
-    if (n > 0) {
-        *error = QStringLiteral("cannot start the gateway process: %1")
-                     .arg(QString::fromLocal8Bit(std::strerror(childErrno)));
-        return -1;
-    }
-    return pid;
-}
-
-int serve()
-{
-    // An ignored SIGTERM survives exec; the sandbox must be able to stop us.
+    // An ignored SIGTERM is inherited; the sandbox must be able to stop us.
     std::signal(SIGTERM, SIG_DFL);
     std::signal(SIGINT, SIG_DFL);
     for (;;)
         ::pause();
 }
 
-int start(const QByteArray &configText, const char *argv0)
+// Forks the long-running part and returns its pid, or -1. The child serves straight
+// away instead of executing this program again: loading it anew (Qt Core and ICU) cost
+// a creation more CPU than everything else the gateway does. It shows itself as
+// `mcp-gateway serve` by rewriting its copy of the arguments in place. No setsid(): the
+// child stays in the caller's session and process group, so killing the sandbox
+// reaches it. Its stdio goes to /dev/null so the caller's output stream ends when this
+// process exits.
+pid_t startServe(int argc, char **argv, QString *error)
+{
+    std::fflush(nullptr); // nothing buffered may be written twice
+    const pid_t pid = ::fork();
+    if (pid < 0) {
+        *error = QString::fromLocal8Bit(std::strerror(errno));
+        return -1;
+    }
+    if (pid > 0)
+        return pid;
+
+    // Its memory holds the configuration, API keys included: no core dump of it, and
+    // no /proc/PID/mem for anyone but root.
+    ::prctl(PR_SET_DUMPABLE, 0);
+    const int devnull = ::open("/dev/null", O_RDWR);
+    if (devnull >= 0) {
+        ::dup2(devnull, STDIN_FILENO);
+        ::dup2(devnull, STDOUT_FILENO);
+        ::dup2(devnull, STDERR_FILENO);
+        if (devnull > STDERR_FILENO)
+            ::close(devnull);
+    }
+    // The first argument ("--config" or "--config=...") is at least as long as "serve".
+    for (int i = 1; i < argc; ++i)
+        std::memset(argv[i], 0, std::strlen(argv[i]));
+    std::memcpy(argv[1], "serve", 5);
+    serve();
+}
+
+int start(const QByteArray &configText, int argc, char **argv)
 {
     const sd::McpConfigParse parsed = sd::McpConfigCheck::parse(configText);
     if (!parsed.ok) {
@@ -178,7 +157,7 @@ int start(const QByteArray &configText, const char *argv0)
         return ExitFailed;
     }
 
-    const pid_t pid = startServe(argv0, &error);
+    const pid_t pid = startServe(argc, argv, &error);
     if (pid < 0) {
         printErr(QStringLiteral("error: %1.").arg(error));
         return ExitFailed;
@@ -243,7 +222,7 @@ int main(int argc, char *argv[])
     // parser exactly as the shell passed it, whatever the locale.
     const QByteArray first = argc > 1 ? QByteArray(argv[1]) : QByteArray();
     if (argc == 2 && first == "serve")
-        return serve();
+        serve();
     if (argc == 2 && (first == "--help" || first == "-h")) {
         printHelp();
         return ExitOk;
@@ -253,12 +232,12 @@ int main(int argc, char *argv[])
     if (argc == 3 && first == "--config") {
         const QByteArray config(argv[2]);
         scrubArgument(argv[2]);
-        return start(config, argv[0]);
+        return start(config, argc, argv);
     }
     if (argc == 2 && first.startsWith("--config=")) {
         const QByteArray config = first.mid(int(qstrlen("--config=")));
         scrubArgument(argv[1] + qstrlen("--config="));
-        return start(config, argv[0]);
+        return start(config, argc, argv);
     }
 
     printErr(QStringLiteral("expected --config JSON (see mcp-gateway --help)."));
