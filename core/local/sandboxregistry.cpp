@@ -207,9 +207,7 @@ bool SandboxRegistry::kill(const QString &sandboxId, KillReason reason)
                                          : QStringLiteral("Sandbox killed");
     addEvent(sandboxId, event, message);
     m_sandboxes.remove(sandboxId);
-    const QDateTime endedAt = m_clock();
-    m_events[sandboxId].endedAt = endedAt;
-    m_ended.emplace_back(endedAt, sandboxId);
+    m_ended.emplace_back(m_clock(), sandboxId);
     qCInfo(lcLocal).noquote() << "sandbox" << sandboxId << event;
     Q_EMIT sandboxKilled(sandboxId, reason);
     if (QObject *runtime = m_runtimes.take(sandboxId)) {
@@ -325,7 +323,7 @@ std::optional<QList<SandboxEvent>> SandboxRegistry::events(const QString &sandbo
     auto it = m_events.constFind(sandboxId);
     if (it == m_events.constEnd())
         return std::nullopt;
-    return it->events;
+    return *it;
 }
 
 void SandboxRegistry::addEvent(const QString &sandboxId, const QString &event,
@@ -341,7 +339,7 @@ void SandboxRegistry::addEvent(const QString &sandboxId, const QString &event,
     entry.fields = fields;
     entry.fields.insert(QStringLiteral("event"), event);
     entry.fields.insert(QStringLiteral("sandboxID"), sandboxId);
-    it->events.append(entry);
+    it->append(entry);
 }
 
 void SandboxRegistry::setRuntime(const QString &sandboxId, QObject *runtime)

@@ -211,17 +211,11 @@ private:
     void expireDue();
     void pruneEvents();
 
-    struct EventLog
-    {
-        QList<SandboxEvent> events;
-        QDateTime endedAt; ///< invalid while the sandbox lives
-    };
-
     Clock m_clock;
     QHash<QString, SandboxRecord> m_sandboxes;
     std::map<ListKey, QString> m_listOrder; ///< every sandbox of m_sandboxes, in list order
     int m_pausedCount = 0;
-    QHash<QString, EventLog> m_events;
+    QHash<QString, QList<SandboxEvent>> m_events; ///< kept an hour after the end
     /// The sandboxes of m_events that ended, in the order they did: pruning looks at
     /// the oldest only, not at every log.
     std::deque<std::pair<QDateTime, QString>> m_ended;
