@@ -8,7 +8,7 @@
 #include "detailtabs.h"
 #include "historyview.h"
 #include "journal/creationjournal.h"
-#include "mainwindow.h"
+#include "testwindow.h"
 #include "messagebanner.h"
 #include "newsandboxdialog.h"
 #include "session/session.h"
@@ -18,7 +18,6 @@
 #include <QMessageBox>
 #include <QPointer>
 #include <QPushButton>
-#include <QSettings>
 #include <QSignalSpy>
 #include <QStatusBar>
 #include <QPlainTextEdit>
@@ -73,23 +72,14 @@ private:
 
     std::unique_ptr<MainWindow> makeWindow()
     {
-        DesktopOptions options;
-        options.localConnection = m_backend.settings();
-        options.rememberState = false;
-        options.journalDirectory = m_journalDir.path();
-        auto window = std::make_unique<MainWindow>(options);
-        window->setRefreshInterval(0);
-        window->show();
-        return window;
+        return test::makeWindow(m_backend.settings(), m_journalDir.path());
     }
 
 private Q_SLOTS:
     void initTestCase()
     {
         QVERIFY(m_backend.start());
-        QSettings::setPath(QSettings::NativeFormat, QSettings::UserScope, m_journalDir.path());
-        QCoreApplication::setOrganizationName(QStringLiteral("sandbox-desk-test"));
-        QCoreApplication::setApplicationName(QStringLiteral("tst_windowfaults"));
+        test::useTestSettings(m_journalDir.path(), QStringLiteral("tst_windowfaults"));
     }
 
     void init()

@@ -4,10 +4,9 @@
 // once the whole list is in, never a row merely not reached yet.
 
 #include "../creation/creationtestutil.h"
-#include "mainwindow.h"
+#include "testwindow.h"
 #include "models/sandboxfilterproxymodel.h"
 
-#include <QSettings>
 #include <QSignalSpy>
 #include <QTableView>
 #include <QTest>
@@ -59,25 +58,14 @@ private:
 
     std::unique_ptr<MainWindow> makeWindow()
     {
-        DesktopOptions options;
-        options.localConnection = m_backend.settings();
-        options.rememberState = false;
-        options.journalDirectory = m_journalDir.path();
-        options.cliLoginPath = m_journalDir.path() + QStringLiteral("/no-e2b-cli/config.json");
-        auto window = std::make_unique<MainWindow>(options);
-        window->setRefreshInterval(0);
-        window->resize(1200, 700);
-        window->show();
-        return window;
+        return test::makeWindow(m_backend.settings(), m_journalDir.path());
     }
 
 private Q_SLOTS:
     void initTestCase()
     {
         QVERIFY(m_backend.start());
-        QSettings::setPath(QSettings::NativeFormat, QSettings::UserScope, m_journalDir.path());
-        QCoreApplication::setOrganizationName(QStringLiteral("sandbox-desk-test"));
-        QCoreApplication::setApplicationName(QStringLiteral("tst_windowstreaming"));
+        test::useTestSettings(m_journalDir.path(), QStringLiteral("tst_windowstreaming"));
         for (int i = 0; i < kSandboxes; ++i)
             QVERIFY(!m_backend.createRaw(QStringLiteral("base")).sandboxId.isEmpty());
     }
