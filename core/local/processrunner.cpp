@@ -145,7 +145,9 @@ QStringList cmdline(qint64 pid)
     if (!file.open(QIODevice::ReadOnly))
         return {};
     QByteArray data = file.readAll();
-    if (data.endsWith('\0'))
+    // A process that rewrote its arguments in place (`mcp-gateway serve` does) leaves
+    // the rest of the old ones as NUL bytes; they are not arguments.
+    while (data.endsWith('\0'))
         data.chop(1);
     QStringList out;
     for (const QByteArray &part : data.split('\0'))
