@@ -89,7 +89,10 @@ void ApiJob::send(const Request &request)
     connect(m_reply.get(), &QNetworkReply::uploadProgress, this,
         [this](qint64 sent, qint64) { m_requestSent = m_requestSent || sent > 0; });
     // A GET or DELETE has no upload; count it as sent once the socket is up.
-    connect(m_reply.get(), &QNetworkReply::requestSent, this, [this] { m_requestSent = true; });
+    connect(m_reply.get(), &QNetworkReply::requestSent, this, [this] {
+        m_requestSent = true;
+        ++m_timesSent;
+    });
     m_timer.start(m_timeout);
 }
 

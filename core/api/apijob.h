@@ -45,6 +45,10 @@ public:
     /// requests with a body (seen through upload progress); for a bodyless request
     /// Qt 6.4 may not report it, so false there means "not known to be sent".
     bool requestWasSent() const { return m_requestSent; }
+    /// How many times Qt wrote the request out. It writes it again by itself, on a new
+    /// connection, when the one it used closed before any answer (POST included), so
+    /// more than one means the server may have acted on it more than once.
+    int timesSent() const { return m_timesSent; }
 
 protected:
     struct Request
@@ -90,6 +94,7 @@ private:
     int m_httpStatus = 0;
     bool m_timedOut = false;
     bool m_requestSent = false;
+    int m_timesSent = 0;
 };
 
 /// "/sandboxes/<id><suffix>" with the ID percent-encoded as one path segment.

@@ -264,12 +264,18 @@ void CreationJob::onAllocated()
     if (!job->hasError()) {
         m_sandbox = job->sandbox();
         m_redactor.addSecret(m_sandbox.envdAccessToken);
-        journalThen(CreationJournal::sandboxIdRecord(m_creationId, m_sandbox.sandboxId), [this] {
-            Q_EMIT sandboxAllocated(m_sandbox.sandboxId);
-            // Also when cancelled meanwhile: a resent create may have made more than one,
-            // and the rollback has to take them all (afterAllocation() then rolls back).
-            removeDuplicates();
-        });
+        const int timesSent = job->timesSent();
+        journalThen(
+            CreationJournal::sandboxIdRecord(m_creationId, m_sandbox.sandboxId), [this, timesSent] {
+                Q_EMIT sandboxAllocated(m_sandbox.sandboxId);
+                // Also when cancelled meanwhile: a resent create may have made more than one,
+                // and the rollback has to take them all (afterAllocation() then rolls back).
+                // Written out once, it made at most the one the answer names.
+                if (timesSent == 1)
+                    afterAllocation();
+                else
+                    removeDuplicates();
+            });
         return;
     }
 

@@ -585,6 +585,29 @@ private Q_SLOTS:
         QCOMPARE(scan->orphans().size(), left.size());
     }
 
+    void sentOnceSoNoDuplicateSearch()
+    {
+        // A create written out once made at most the sandbox its answer names: the
+        // list call that looks for a resent create's extra one is not made.
+        QStringList calls;
+        ObservedNetwork network;
+        network.onRequest = [&calls](const QNetworkRequest &request) {
+            calls << QString::fromLatin1(
+                         request.attribute(QNetworkRequest::CustomVerbAttribute).toByteArray())
+                    + QLatin1Char(' ') + request.url().path();
+        };
+        CreationContext c = context();
+        c.network = &network;
+        auto job = make({}, c);
+        run(job.get());
+        QCOMPARE(str(job->state()), str(CreationState::Ready));
+        QCOMPARE(calls,
+            QStringList({ QStringLiteral("POST /v2/sandboxes"),
+                QStringLiteral("POST /sandboxes/%1/timeout").arg(job->sandboxId()) }));
+        QVERIFY(job->duplicatesRemoved().isEmpty());
+        QCOMPARE(m_backend.listIds(), QStringList { job->sandboxId() });
+    }
+
     void droppedOnceResentAndDuplicateRemoved()
     {
         // One dropped answer: Qt resends the POST and the second try succeeds. The
