@@ -17,7 +17,9 @@
 #include <QStandardPaths>
 #include <QTimer>
 
+#include <algorithm>
 #include <cstdio>
+#include <sys/resource.h>
 
 namespace {
 
@@ -34,6 +36,25 @@ QString resolveIsolation(const QString &requested, QString *error)
     if (sd::local::ProcessRunner::probeBwrap(error))
         return QStringLiteral("bwrap");
     return requested == QLatin1String("auto") ? QStringLiteral("none") : QString();
+}
+
+// Each connection and each starting process's pipes take descriptors, and desktop
+// sessions start programs with a soft limit of 1024 under a far higher hard one. Raised
+// to the hard limit (the sandboxes could raise theirs that far anyway); returns the
+// limit in force.
+rlim_t raiseDescriptorLimit()
+{
+    rlimit limit {};
+    if (::getrlimit(RLIMIT_NOFILE, &limit) != 0)
+        return 1024;
+    const rlim_t wanted = std::min<rlim_t>(limit.rlim_max, 1 << 16);
+    if (limit.rlim_cur < wanted) {
+        rlimit raised = limit;
+        raised.rlim_cur = wanted;
+        if (::setrlimit(RLIMIT_NOFILE, &raised) == 0)
+            return wanted;
+    }
+    return limit.rlim_cur;
 }
 
 QString urlHost(const QHostAddress &address)
@@ -95,8 +116,10 @@ int main(int argc, char **argv)
         QStringLiteral("Largest request body accepted (413 above)."), QStringLiteral("N"),
         QString::number(defaults.maxBodyBytes));
     const QCommandLineOption maxConnectionsOption(QStringLiteral("max-connections"),
-        QStringLiteral("Open connections at most; the longest idle one makes room."),
-        QStringLiteral("N"), QString::number(defaults.maxConnections));
+        QStringLiteral("Open connections at most (default %1, or half the descriptors this "
+                       "process may open if that is less); the longest idle one makes room.")
+            .arg(defaults.maxConnections),
+        QStringLiteral("N"));
     const QCommandLineOption idleTimeoutOption(QStringLiteral("idle-timeout-ms"),
         QStringLiteral("Close a connection with no request or response activity after this."),
         QStringLiteral("MS"), QString::number(defaults.idleTimeoutMs));
@@ -212,7 +235,10 @@ int main(int argc, char **argv)
         fail(QStringLiteral("--max-body-bytes must be a positive number"));
         return 1;
     }
-    options.limits.maxConnections = parser.value(maxConnectionsOption).toInt(&limitsOk);
+    const rlim_t descriptors = raiseDescriptorLimit();
+    options.limits.maxConnections = parser.isSet(maxConnectionsOption)
+        ? parser.value(maxConnectionsOption).toInt(&limitsOk)
+        : int(std::min<rlim_t>(rlim_t(defaults.maxConnections), descriptors / 2));
     if (!limitsOk || options.limits.maxConnections < 1) {
         fail(QStringLiteral("--max-connections must be a positive number"));
         return 1;

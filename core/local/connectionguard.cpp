@@ -177,6 +177,9 @@ bool ConnectionGuard::closeIdlest()
         return false;
     m_connections.remove(idlest);
     idlest->abort();
+    // A client may have been about to reuse it; say so where a failed request is looked into.
+    qCInfo(lcLocal) << "closed the longest idle connection to make room: all"
+                    << m_limits.maxConnections << "in use";
     return true;
 }
 

@@ -15,7 +15,9 @@ struct ConnectionLimits
 {
     qint64 maxHeaderBytes = 64 * 1024; ///< request line and headers; 431 above
     qint64 maxBodyBytes = 256 * 1024 * 1024; ///< 413 above (files are uploaded whole)
-    int maxConnections = 256; ///< the longest idle connection makes room for a new one
+    /// The longest idle connection makes room for a new one. Room for the official SDK's
+    /// 200 MCP creations at once, each on two connections (API and envd).
+    int maxConnections = 1024;
     /// No byte in or out for this long, or a header block not complete after it: closed.
     int idleTimeoutMs = 60 * 1000;
 };

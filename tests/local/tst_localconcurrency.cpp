@@ -14,6 +14,7 @@
 #include <QTest>
 #include <QtEndian>
 
+#include <algorithm>
 #include <memory>
 #include <vector>
 
@@ -224,6 +225,51 @@ private Q_SLOTS:
             QVERIFY(!sd::envd::parseConnectError(envelopes.last().json).isError());
             QCOMPARE(client->healthStatus, 200);
         }
+    }
+
+    void twoConnectionsEachForTwoHundredClientsAreAllKept()
+    {
+        // 200 official-SDK creations at once hold two keep-alive connections each (API
+        // and envd). None may be closed to make room: a client reusing one it was cut
+        // from fails its request.
+        struct KeptAlive
+        {
+            QTcpSocket socket;
+            QByteArray buffer;
+            QList<int> statuses;
+        };
+        constexpr int Sockets = 400;
+        std::vector<std::unique_ptr<KeptAlive>> clients;
+        for (int i = 0; i < Sockets; ++i) {
+            auto client = std::make_unique<KeptAlive>();
+            KeptAlive *raw = client.get();
+            connect(&raw->socket, &QTcpSocket::readyRead, this, [raw] {
+                raw->buffer += raw->socket.readAll();
+                Response response;
+                while (takeResponse(&raw->buffer, &response))
+                    raw->statuses << response.status;
+            });
+            raw->socket.connectToHost(QStringLiteral("127.0.0.1"), m_backend->port());
+            raw->socket.write(request("GET", "/health", {}, {}));
+            clients.push_back(std::move(client));
+        }
+        const auto answered = [&clients](qsizetype count) {
+            return std::all_of(clients.cbegin(), clients.cend(),
+                [count](const auto &client) { return client->statuses.size() == count; });
+        };
+        const auto anyCut = [&clients] {
+            return std::any_of(clients.cbegin(), clients.cend(), [](const auto &client) {
+                return client->socket.state() == QAbstractSocket::UnconnectedState;
+            });
+        };
+        QTRY_VERIFY_WITH_TIMEOUT(answered(1) || anyCut(), 60000);
+        // All open at once now; each asks again on the connection it has.
+        for (const auto &client : clients)
+            client->socket.write(request("GET", "/health", {}, {}));
+        QTRY_VERIFY_WITH_TIMEOUT(answered(2) || anyCut(), 60000);
+        QVERIFY(!anyCut());
+        for (const auto &client : clients)
+            QCOMPARE(client->statuses, QList<int>({ 200, 200 }));
     }
 };
 
