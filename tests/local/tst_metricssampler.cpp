@@ -4,6 +4,7 @@
 
 #include "local/processrunner.h"
 
+#include <QFile>
 #include <QSignalSpy>
 #include <QTemporaryDir>
 #include <QTest>
@@ -91,7 +92,19 @@ private Q_SLOTS:
         SandboxRuntime *crowded = newRuntime(QStringLiteral("metricscrowd00000001"));
         startAndWait(crowded,
             QStringLiteral("i=0; while [ $i -lt 40 ]; do sleep 600 & i=$((i + 1)); done; wait"));
-        QTRY_VERIFY_WITH_TIMEOUT(crowded->sandboxPids().size() > 40, 30000);
+        // A child in the middle of its exec shows no environment for a moment, so no
+        // sandbox marker: wait until all 40 run `sleep`, then the set holds still.
+        const auto sleeping = [crowded] {
+            int count = 0;
+            for (qint64 pid : crowded->sandboxPids()) {
+                QFile comm(QStringLiteral("/proc/%1/comm").arg(pid));
+                if (comm.open(QIODevice::ReadOnly) && comm.readAll() == "sleep\n")
+                    ++count;
+            }
+            return count;
+        };
+        QTRY_COMPARE_WITH_TIMEOUT(sleeping(), 40, 30000);
+        QVERIFY(crowded->sandboxPids().size() > 40);
         const qsizetype before = crowded->metrics().size();
         m_runner->setMaxProcessesPerSample(10);
         sample();
