@@ -74,12 +74,15 @@ bool writePrivateFile(const QString &path, const QByteArray &data, QString *erro
     return ok;
 }
 
-// The long-running part: idles until SIGTERM/SIGKILL.
-[[noreturn]] void serve()
+// The long-running part: idles until SIGTERM/SIGKILL. Closes readyFd, if any, once it
+// can be stopped.
+[[noreturn]] void serve(int readyFd = -1)
 {
     // An ignored SIGTERM is inherited; the sandbox must be able to stop us.
     std::signal(SIGTERM, SIG_DFL);
     std::signal(SIGINT, SIG_DFL);
+    if (readyFd >= 0)
+        ::close(readyFd);
     for (;;)
         ::pause();
 }
@@ -90,17 +93,31 @@ bool writePrivateFile(const QString &path, const QByteArray &data, QString *erro
 // `mcp-gateway serve` by rewriting its copy of the arguments in place. No setsid(): the
 // child stays in the caller's session and process group, so killing the sandbox
 // reaches it. Its stdio goes to /dev/null so the caller's output stream ends when this
-// process exits.
+// process exits. It returns only once the child shows itself as `serve`, so whoever
+// sees "started" finds it there.
 pid_t startServe(int argc, char **argv, QString *error)
 {
-    std::fflush(nullptr); // nothing buffered may be written twice
-    const pid_t pid = ::fork();
-    if (pid < 0) {
+    int ready[2];
+    if (::pipe2(ready, O_CLOEXEC) != 0) {
         *error = QString::fromLocal8Bit(std::strerror(errno));
         return -1;
     }
-    if (pid > 0)
+    std::fflush(nullptr); // nothing buffered may be written twice
+    const pid_t pid = ::fork();
+    if (pid != 0) {
+        const int forkErrno = errno;
+        ::close(ready[1]);
+        if (pid > 0) {
+            // End of file once the child has closed its end: its name is in place.
+            char byte;
+            while (::read(ready[0], &byte, 1) < 0 && errno == EINTR) { }
+        }
+        ::close(ready[0]);
+        if (pid < 0)
+            *error = QString::fromLocal8Bit(std::strerror(forkErrno));
         return pid;
+    }
+    ::close(ready[0]);
 
     // Its memory holds the configuration, API keys included: no core dump of it, and
     // no /proc/PID/mem for anyone but root.
@@ -117,7 +134,7 @@ pid_t startServe(int argc, char **argv, QString *error)
     for (int i = 1; i < argc; ++i)
         std::memset(argv[i], 0, std::strlen(argv[i]));
     std::memcpy(argv[1], "serve", 5);
-    serve();
+    serve(ready[1]);
 }
 
 int start(const QByteArray &configText, int argc, char **argv)
