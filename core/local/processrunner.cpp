@@ -1219,10 +1219,10 @@ ProcessRunner::Usage ProcessRunner::walkProcesses(
     return usage;
 }
 
-void ProcessRunner::sampleAll()
+bool ProcessRunner::sampleAll()
 {
     if (m_sampling)
-        return; // the last walk is still going: this tick is skipped, not queued
+        return false; // the last walk is still going: this tick is skipped, not queued
     m_runtimes.removeAll(nullptr);
     QSet<QString> keys;
     for (const QPointer<SandboxRuntime> &runtime : std::as_const(m_runtimes)) {
@@ -1234,12 +1234,14 @@ void ProcessRunner::sampleAll()
     auto *watcher = new QFutureWatcher<Usage>(this);
     m_sampling = watcher;
     connect(watcher, &QFutureWatcher<Usage>::finished, this, [this, watcher] {
+        m_sampling = nullptr; // the next tick may start a walk even before this one is deleted
         watcher->deleteLater();
         applySample(watcher->result());
     });
     watcher->setFuture(
         QtConcurrent::run(&ProcessRunner::walkProcesses, keys, m_options.isolation,
             m_maxProcessesPerSample));
+    return true;
 }
 
 void ProcessRunner::applySample(const Usage &usage)

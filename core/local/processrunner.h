@@ -282,8 +282,10 @@ public:
     void setMaxProcessesPerSample(int count) { m_maxProcessesPerSample = qMax(1, count); }
     /// Host processes the last finished sample read.
     int lastSampleWalked() const { return m_lastSampleWalked; }
-    /// Takes a sample now instead of at the next tick; sampled() tells when it is in.
-    void sampleNow() { sampleAll(); }
+    /// Starts a sample now instead of at the next tick; sampled() tells when it is in.
+    /// False when a walk is already in flight: its sample, taken with the settings it
+    /// started with, comes first, and nothing new starts.
+    bool sampleNow() { return sampleAll(); }
 
 Q_SIGNALS:
     /// A sample was added to every sandbox's metrics.
@@ -298,7 +300,7 @@ private:
     };
     /// Runs on a worker thread: reads only /proc, touches no object.
     static Usage walkProcesses(QSet<QString> keys, Isolation isolation, int maxProcesses);
-    void sampleAll();
+    bool sampleAll();
     void applySample(const Usage &usage);
     /// Removes the sandbox folders an earlier backend left in the state folder.
     void sweepLeftovers();
