@@ -7,6 +7,7 @@
 #include <QDateTime>
 #include <QDeadlineTimer>
 #include <QFile>
+#include <QRandomGenerator>
 #include <QSignalSpy>
 #include <QTemporaryDir>
 #include <QTest>
@@ -24,10 +25,15 @@ private:
     std::unique_ptr<ProcessRunner> m_runner;
     QList<SandboxRuntime *> m_runtimes;
 
-    SandboxRuntime *newRuntime(const QString &id)
+    /// A sandbox whose id starts with `name`; the rest is random, so that another run
+    /// of this test at the same time counts and stops only its own processes.
+    SandboxRuntime *newRuntime(const QString &name)
     {
         SandboxRuntimeConfig config;
-        config.sandboxId = id;
+        config.sandboxId = name
+            + QString::number(QRandomGenerator::global()->bounded(Q_UINT64_C(1) << 60), 36)
+                  .rightJustified(20 - name.size(), u'0')
+                  .right(20 - name.size());
         config.templateId = QStringLiteral("base");
         QString error;
         SandboxRuntime *runtime = m_runner->create(config, &error);
@@ -76,8 +82,8 @@ private Q_SLOTS:
 
     void memoryAndCpuStillAddUp()
     {
-        SandboxRuntime *busy = newRuntime(QStringLiteral("metricsbusy000000001"));
-        SandboxRuntime *idle = newRuntime(QStringLiteral("metricsidle000000001"));
+        SandboxRuntime *busy = newRuntime(QStringLiteral("metricsbusy"));
+        SandboxRuntime *idle = newRuntime(QStringLiteral("metricsidle"));
         // 30 MB held in a shell variable, then a loop that keeps a CPU busy.
         startAndWait(busy,
             QStringLiteral("x=$(head -c 30000000 /dev/zero | tr '\\0' a); "
@@ -102,7 +108,7 @@ private Q_SLOTS:
 
     void oneWalkAtATime()
     {
-        newRuntime(QStringLiteral("metricsonce000000001"));
+        newRuntime(QStringLiteral("metricsonce"));
         QSignalSpy sampled(m_runner.get(), &ProcessRunner::sampled);
         while (!m_runner->sampleNow())
             QVERIFY(sampled.wait(30000));
@@ -118,7 +124,7 @@ private Q_SLOTS:
 
     void walkIsBounded()
     {
-        SandboxRuntime *crowded = newRuntime(QStringLiteral("metricscrowd00000001"));
+        SandboxRuntime *crowded = newRuntime(QStringLiteral("metricscrowd"));
         startAndWait(crowded,
             QStringLiteral("i=0; while [ $i -lt 40 ]; do sleep 600 & i=$((i + 1)); done; wait"));
         // A child in the middle of its exec shows no environment for a moment, so no
