@@ -10,6 +10,7 @@
 #include <QRandomGenerator>
 #include <QSignalSpy>
 #include <QTemporaryDir>
+#include <QThreadPool>
 #include <QTest>
 
 #include <memory>
@@ -78,6 +79,9 @@ private Q_SLOTS:
         qDeleteAll(m_runtimes);
         m_runtimes.clear();
         m_runner.reset();
+        // A stopped sandbox's folder is deleted on a worker thread: let it finish, or
+        // the state folder cannot be removed after the last test.
+        QThreadPool::globalInstance()->waitForDone();
     }
 
     void memoryAndCpuStillAddUp()
