@@ -1,16 +1,17 @@
 #include "commandline.h"
 
 #include "api/sandboxjobs.h"
+#include "common/logging.h"
+#include "common/shutdownsignals.h"
 #include "creation/creationjob.h"
 #include "journal/creationjournal.h"
+#include "localbackendstarter.h"
 #include "mcp/mcpconfigcheck.h"
 #include "orphans/orphandetector.h"
 #include "profiles/keystore.h"
 #include "profiles/profilestore.h"
 #include "profiles/resolveprofilejob.h"
 #include "session/session.h"
-#include "common/logging.h"
-#include "common/shutdownsignals.h"
 
 #include <QCoreApplication>
 #include <QFile>
@@ -426,6 +427,10 @@ void CommandLine::resolveConnection(std::function<void()> next)
         }
         profile = Profile::local(*parsePort(m_parser.value(QStringLiteral("local-port"))));
     }
+    if (needKey && profile->isLocal()) {
+        connectLocal(profile->localPort(), std::move(next));
+        return;
+    }
     if (!needKey) {
         // The journal is named after the API the profile points at; no key needed.
         m_settings = resolveConnectionSettings(*profile, QString(), env);
@@ -440,11 +445,44 @@ void CommandLine::resolveConnection(std::function<void()> next)
             fail(Unreachable, job->error().message());
             return;
         }
-        m_settings = job->settings();
-        if (m_parser.isSet(QStringLiteral("sandbox-url")))
-            m_settings.sandboxUrl = QUrl(m_parser.value(QStringLiteral("sandbox-url")));
-        if (openSession({ profileId }))
-            next();
+        connectWith(job->settings(), profileId, next);
+    });
+    job->start();
+}
+
+void CommandLine::connectWith(
+    const ConnectionSettings &settings, const QString &profileId, const std::function<void()> &next)
+{
+    m_settings = settings;
+    if (m_parser.isSet(QStringLiteral("sandbox-url")))
+        m_settings.sandboxUrl = QUrl(m_parser.value(QStringLiteral("sandbox-url")));
+    if (openSession({ profileId }))
+        next();
+}
+
+void CommandLine::connectLocal(quint16 port, std::function<void()> next)
+{
+    auto *job = new LocalBackendStarter(m_network, port, this);
+    connect(job, &LocalBackendStarter::startingBackend, this, [job, port] {
+        QTextStream(stderr) << tr("Nothing answered on port %1: starting the local backend (pid "
+                                  "%2), which keeps running; its output goes to %3.")
+                                   .arg(port)
+                                   .arg(job->startedPid())
+                                   .arg(LocalBackendStarter::logFile())
+                            << "\n";
+    });
+    connect(job, &Job::finished, this, [this, job, next = std::move(next)] {
+        if (job->hasError()) {
+            fail(Unreachable, job->error().message());
+            return;
+        }
+        if (job->isolation() == QLatin1String("none")) {
+            QTextStream(stderr) << tr("warning: sandboxes on this computer run without isolation: "
+                                      "code in them runs as you and can read and change your "
+                                      "files.")
+                                << "\n";
+        }
+        connectWith(job->settings(), Profile::localId(), next);
     });
     job->start();
 }
@@ -546,30 +584,20 @@ void CommandLine::runKillOrphans()
             const QList<Orphan> chosen = orphansToKill(scan->orphans(), includeSuspected);
             auto *kill
                 = new KillOrphansJob(m_network, m_settings, m_session->journal(), chosen, {}, this);
-            if (!m_json) {
-                connect(kill, &KillOrphansJob::orphanDone, this,
-                    [this](const QString &id, const QString &error) {
-                        printText(error.isEmpty() ? tr("killed %1\n").arg(id)
-                                                  : tr("FAILED %1: %2\n").arg(id, error));
-                    });
-            }
+            printKillsAsTheyEnd(kill);
             QStringList left;
             for (const Orphan &orphan : scan->orphans()) {
                 if (orphan.isSuspected() && !includeSuspected)
                     left << orphan.sandboxId;
             }
             connect(kill, &Job::finished, this, [this, kill, left] {
-                QJsonArray failed;
-                for (const KillOrphansJob::Failure &failure : kill->failed())
-                    failed.append(QJsonObject { { QStringLiteral("sandboxId"), failure.sandboxId },
-                        { QStringLiteral("error"), failure.error } });
                 if (m_json) {
-                    printJson(QJsonDocument(QJsonObject {
-                        { QStringLiteral("killed"), QJsonArray::fromStringList(kill->killed()) },
-                        { QStringLiteral("failed"), failed },
-                        { QStringLiteral("suspectedLeft"), QJsonArray::fromStringList(left) } }));
+                    QJsonObject result = killsJson(kill);
+                    result.insert(
+                        QStringLiteral("suspectedLeft"), QJsonArray::fromStringList(left));
+                    printJson(QJsonDocument(result));
                 } else {
-                    if (kill->killed().isEmpty() && failed.isEmpty())
+                    if (kill->killed().isEmpty() && kill->failed().isEmpty())
                         printText(tr("No certain orphans.\n"));
                     if (!left.isEmpty())
                         printText(tr("Left %n suspected orphan(s): %1 (--include-suspected kills "
@@ -577,7 +605,7 @@ void CommandLine::runKillOrphans()
                             nullptr, int(left.size()))
                                       .arg(left.join(QStringLiteral(", "))));
                 }
-                finish(failed.isEmpty() ? Success : Failed);
+                finish(kill->failed().isEmpty() ? Success : Failed);
             });
             kill->start();
         });
@@ -596,25 +624,44 @@ void CommandLine::runKill()
     // A sandbox of one of our creations: the kill joins that creation's timeline.
     auto *kill
         = new KillOrphansJob(m_network, m_settings, m_session->journal(), targets, {}, this);
-    if (!m_json) {
-        connect(kill, &KillOrphansJob::orphanDone, this,
-            [this](const QString &id, const QString &error) {
-                printText(error.isEmpty() ? tr("killed %1\n").arg(id)
-                                          : tr("FAILED %1: %2\n").arg(id, error));
-            });
-    }
+    printKillsAsTheyEnd(kill);
     connect(kill, &Job::finished, this, [this, kill] {
-        QJsonArray failed;
-        for (const KillOrphansJob::Failure &failure : kill->failed())
-            failed.append(QJsonObject { { QStringLiteral("sandboxId"), failure.sandboxId },
-                { QStringLiteral("error"), failure.error } });
         if (m_json)
-            printJson(QJsonDocument(QJsonObject {
-                { QStringLiteral("killed"), QJsonArray::fromStringList(kill->killed()) },
-                { QStringLiteral("failed"), failed } }));
-        finish(failed.isEmpty() ? Success : Failed);
+            printJson(QJsonDocument(killsJson(kill)));
+        finish(kill->failed().isEmpty() ? Success : Failed);
     });
     kill->start();
+}
+
+void CommandLine::printKillsAsTheyEnd(KillOrphansJob *kill)
+{
+    if (m_json)
+        return;
+    connect(kill, &KillOrphansJob::orphanDone, this,
+        [this, kill](const QString &id, const QString &error) {
+            if (!error.isEmpty())
+                printText(tr("FAILED %1: %2\n").arg(id, error));
+            else if (kill->notFound().contains(id))
+                printText(
+                    tr("%1 was not found: no sandbox by that ID is running or paused\n").arg(id));
+            else
+                printText(tr("killed %1\n").arg(id));
+        });
+}
+
+QJsonObject CommandLine::killsJson(const KillOrphansJob *kill)
+{
+    // A sandbox the server did not know was not killed by us: say so apart.
+    QStringList killed = kill->killed();
+    for (const QString &id : kill->notFound())
+        killed.removeOne(id);
+    QJsonArray failed;
+    for (const KillOrphansJob::Failure &failure : kill->failed())
+        failed.append(QJsonObject { { QStringLiteral("sandboxId"), failure.sandboxId },
+            { QStringLiteral("error"), failure.error } });
+    return QJsonObject { { QStringLiteral("killed"), QJsonArray::fromStringList(killed) },
+        { QStringLiteral("notFound"), QJsonArray::fromStringList(kill->notFound()) },
+        { QStringLiteral("failed"), failed } };
 }
 
 void CommandLine::runHistory()

@@ -4,6 +4,7 @@
 #include "common/error.h"
 
 #include <QCommandLineParser>
+#include <QJsonObject>
 #include <QObject>
 #include <QPointer>
 
@@ -17,6 +18,7 @@ namespace sd {
 
 class CreationJob;
 class KeyStore;
+class KillOrphansJob;
 class Session;
 struct Sandbox;
 
@@ -71,6 +73,13 @@ private:
     };
 
     void resolveConnection(std::function<void()> next);
+    /// The Local profile, reached the way the window reaches it: the key goes only to a
+    /// listener of this user, and a backend that is not running is started.
+    void connectLocal(quint16 port, std::function<void()> next);
+    /// Takes a resolved profile's settings (with --sandbox-url applied) and opens its
+    /// session; next() runs when that worked.
+    void connectWith(const ConnectionSettings &settings, const QString &profileId,
+        const std::function<void()> &next);
     bool openSession(const QStringList &legacyJournalKeys);
     void listThen(std::function<void(const QList<Sandbox> &, const QDateTime &)> next);
     void runList();
@@ -79,6 +88,10 @@ private:
     void runKill();
     void runHistory();
     void installSignalHandlers();
+    /// In text mode, a line per sandbox as its kill ends.
+    void printKillsAsTheyEnd(KillOrphansJob *kill);
+    /// What a finished kill did: {"killed", "notFound", "failed"}.
+    static QJsonObject killsJson(const KillOrphansJob *kill);
 
     void finish(int code);
     void fail(int code, const QString &message);

@@ -487,10 +487,13 @@ void KillOrphansJob::next()
     connect(job, &Job::finished, this, [this, job, orphan] {
         m_current = nullptr;
         const QString error = job->hasError() ? job->error().message() : QString();
-        if (error.isEmpty())
+        if (error.isEmpty()) {
             m_killed.append(orphan.sandboxId);
-        else
+            if (job->wasAlreadyGone())
+                m_notFound.append(orphan.sandboxId);
+        } else {
             m_failed.append({ orphan.sandboxId, error });
+        }
         // The next kill starts once this one's record is durable (on the journal's
         // writer thread), so what the job reports is what the journal says.
         m_recorded = [this, sandboxId = orphan.sandboxId, error] {

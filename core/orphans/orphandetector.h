@@ -194,7 +194,10 @@ public:
         CreationJournal *journal, QList<Orphan> orphans, RetryPolicy policy = {},
         QObject *parent = nullptr);
 
+    /// Gone now, including those the server no longer knew (see notFound()).
     QStringList killed() const { return m_killed; }
+    /// Of killed(), the ones the server answered 404 for: gone before this job asked.
+    QStringList notFound() const { return m_notFound; }
     QList<Failure> failed() const { return m_failed; }
 
 Q_SIGNALS:
@@ -220,6 +223,7 @@ private:
     /// Set while the journal writes the record of the kill that just ended: goes on.
     std::function<void()> m_recorded;
     QStringList m_killed;
+    QStringList m_notFound;
     QList<Failure> m_failed;
 };
 

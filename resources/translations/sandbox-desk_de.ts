@@ -465,6 +465,20 @@ und endet mit:
         <source>--%1 belongs to the command-line mode: add an action (%2). Without an action sandbox-desk opens the window, which takes only --local-port and --verbose.</source>
         <translation>--%1 gehört zum Kommandozeilenmodus: Geben Sie eine Aktion an (%2). Ohne Aktion öffnet sandbox-desk das Fenster, das nur --local-port und --verbose annimmt.</translation>
     </message>
+    <message>
+        <source>Nothing answered on port %1: starting the local backend (pid %2), which keeps running; its output goes to %3.</source>
+        <translation>Auf Port %1 hat nichts geantwortet: Das lokale Backend wird gestartet (PID %2) und läuft weiter; seine Ausgabe geht nach %3.</translation>
+    </message>
+    <message>
+        <source>warning: sandboxes on this computer run without isolation: code in them runs as you and can read and change your files.</source>
+        <translation>Warnung: Sandboxes auf diesem Computer laufen ohne Isolation: Code darin läuft als Sie und kann Ihre Dateien lesen und ändern.</translation>
+    </message>
+    <message>
+        <source>%1 was not found: no sandbox by that ID is running or paused
+</source>
+        <translation>%1 wurde nicht gefunden: Keine Sandbox mit dieser ID läuft oder ist pausiert
+</translation>
+    </message>
 </context>
 <context>
     <name>sd::ConnectProcessJob</name>

@@ -40,6 +40,7 @@ public:
         QProcessEnvironment env = QProcessEnvironment::systemEnvironment();
         env.insert(QStringLiteral("XDG_DATA_HOME"), path(QStringLiteral("data")));
         env.insert(QStringLiteral("XDG_CONFIG_HOME"), path(QStringLiteral("config")));
+        env.insert(QStringLiteral("XDG_CACHE_HOME"), path(QStringLiteral("cache")));
         env.insert(QStringLiteral("E2B_API_KEY"), apiKey.isEmpty() ? m_backend.apiKey() : apiKey);
         env.remove(QStringLiteral("E2B_API_URL"));
         env.remove(QStringLiteral("E2B_SANDBOX_URL"));

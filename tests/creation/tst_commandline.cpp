@@ -3,9 +3,10 @@
 // followed by --orphans and --kill-orphans.
 
 #include "clitestutil.h"
+#include "journal/creationjournal.h"
+#include "otheruserbackend.h"
 #include "profiles/keystore.h"
 #include "profiles/profilestore.h"
-#include "journal/creationjournal.h"
 #include "session/session.h"
 
 #include <QDir>
@@ -14,6 +15,7 @@
 #include <QJsonObject>
 #include <QProcess>
 #include <QRegularExpression>
+#include <QScopeGuard>
 #include <QSettings>
 #include <QSignalSpy>
 #include <QTemporaryDir>
@@ -53,6 +55,14 @@ private:
     CliResult cli(const QStringList &args, const QString &apiKey = {})
     {
         return m_cli->run(args, apiKey);
+    }
+    /// The key file the local backend keeps, in the command line's private home.
+    bool writeLocalKeyFile(const QString &key)
+    {
+        const QString keyFile = m_cli->path(QStringLiteral("data/sandbox-desk/local-api-key"));
+        QFile file(keyFile);
+        return QDir().mkpath(QFileInfo(keyFile).path()) && file.open(QIODevice::WriteOnly)
+            && file.write(key.toUtf8()) == key.size();
     }
 
     /// Runs --create, SIGKILLs it as soon as the journal holds `marker`, and checks
@@ -419,12 +429,7 @@ private Q_SLOTS:
     {
         const QString id = m_backend.createRaw(QStringLiteral("base")).sandboxId;
         QVERIFY(!id.isEmpty());
-        const QString keyFile = m_cli->path(QStringLiteral("data/sandbox-desk/local-api-key"));
-        QVERIFY(QDir().mkpath(QFileInfo(keyFile).path()));
-        QFile file(keyFile);
-        QVERIFY(file.open(QIODevice::WriteOnly));
-        file.write(m_backend.apiKey().toUtf8());
-        file.close();
+        QVERIFY(writeLocalKeyFile(m_backend.apiKey()));
         const QString port = QString::number(m_backend.port());
         const auto listedIds = [](const CliResult &result) {
             QStringList ids;
@@ -455,6 +460,87 @@ private Q_SLOTS:
         for (const QByteArray &text : { stored.out, stored.err })
             QVERIFY(!text.contains(m_backend.apiKey().toUtf8()));
         m_backend.killAll();
+    }
+
+    // Another user's program on the Local profile's port answers /health like a
+    // backend, but the command line, like the window, never sends it the local key.
+    void localKeyNeverGoesToAnotherUsersListener()
+    {
+        // Only root can start a listener as another user; CI runs as root.
+        if (!sd::test::OtherUserBackend::canStart())
+            QSKIP("starting a listener as another user needs root");
+        sd::test::OtherUserBackend other;
+        QVERIFY2(other.start(), qPrintable(other.errorString()));
+        const QString ourKey = QStringLiteral("e2b_local_key_of_this_user_7d1f");
+        QVERIFY(writeLocalKeyFile(ourKey));
+
+        const CliResult listed = cli(
+            { QStringLiteral("--profile"), QStringLiteral("Local"), QStringLiteral("--local-port"),
+                QString::number(other.port()), QStringLiteral("--list") });
+        QCOMPARE(listed.exitCode, 4);
+        QVERIFY2(listed.err.contains(
+                     QStringLiteral("error: Port %1 is held by another user's program "
+                                    "(uid 65534); the local backend's key is not sent to "
+                                    "it. Choose another port with --local-port")
+                         .arg(other.port())
+                         .toUtf8()),
+            listed.err.constData());
+        const QByteArray seen = other.output();
+        QVERIFY2(seen.contains("GET /health"), seen.constData());
+        QVERIFY2(
+            !seen.contains(" /v2/sandboxes") && !seen.contains(" /sandboxes"), seen.constData());
+        QVERIFY(!listed.out.contains(ourKey.toUtf8()) && !listed.err.contains(ourKey.toUtf8()));
+    }
+
+    // Nothing answers on the Local profile's port: the command line starts the local
+    // backend as the window does, says so, and goes on with it; the next run finds it.
+    void startsTheLocalBackendWhenNothingAnswers()
+    {
+        const quint16 port = sd::test::freeLoopbackPort();
+        const QStringList local { QStringLiteral("--profile"), QStringLiteral("Local"),
+            QStringLiteral("--local-port"), QString::number(port) };
+        const CliResult listed
+            = cli(local + QStringList { QStringLiteral("--list"), QStringLiteral("--json") });
+        static const QRegularExpression started(QStringLiteral(
+            "Nothing answered on port (\\d+): starting the local backend \\(pid (\\d+)\\), "
+            "which keeps running; its output goes to (.+)\\.\n"));
+        const QRegularExpressionMatch match = started.match(QString::fromUtf8(listed.err));
+        const pid_t pid = match.hasMatch() ? pid_t(match.captured(2).toInt()) : 0;
+        const auto stopBackend = qScopeGuard([pid] { sd::test::terminateAndWait(pid); });
+        QVERIFY2(match.hasMatch(), listed.err.constData());
+        QCOMPARE(match.captured(1), QString::number(port));
+        QVERIFY(match.captured(3).startsWith(m_cli->path(QStringLiteral("cache"))));
+        QCOMPARE(listed.exitCode, 0);
+        QCOMPARE(listed.json().value(QLatin1String("sandboxes")).toArray(), QJsonArray());
+
+        const CliResult again = cli(local + QStringList { QStringLiteral("--orphans") });
+        QCOMPARE(again.exitCode, 0);
+        QCOMPARE(again.out, QByteArray("No orphans.\n"));
+        QVERIFY2(again.err.isEmpty(), again.err.constData());
+    }
+
+    // --kill of an ID the server does not know says so instead of "killed".
+    void killOfAnUnknownIdSaysNotFound()
+    {
+        const CliResult text
+            = cli(QStringList { QStringLiteral("--kill"), QStringLiteral("nosuchsandbox1") }
+                + connection());
+        QCOMPARE(text.exitCode, 0);
+        QCOMPARE(text.out,
+            QByteArray(
+                "nosuchsandbox1 was not found: no sandbox by that ID is running or paused\n"));
+
+        const QString id = m_backend.createRaw(QStringLiteral("base")).sandboxId;
+        QVERIFY(!id.isEmpty());
+        const CliResult json
+            = cli(QStringList { QStringLiteral("--kill"), QStringLiteral("nosuchsandbox2"), id,
+                      QStringLiteral("--json") }
+                + connection());
+        QCOMPARE(json.exitCode, 0);
+        QCOMPARE(json.json().value(QLatin1String("killed")).toArray(), QJsonArray { id });
+        QCOMPARE(json.json().value(QLatin1String("notFound")).toArray(),
+            QJsonArray { QStringLiteral("nosuchsandbox2") });
+        QVERIFY(m_backend.listIds().isEmpty());
     }
 
     // --api-url and a profile that points at the same API read and write one journal,

@@ -6,20 +6,17 @@
 #include "localbackendstarter.h"
 #include "mainwindow.h"
 #include "messagebanner.h"
+#include "otheruserbackend.h"
 #include "uitest.h"
 
 #include <QDir>
 #include <QFile>
 #include <QNetworkAccessManager>
 #include <QSignalSpy>
-#include <QTcpServer>
 #include <QTemporaryDir>
 #include <QTest>
 
 #include <csignal>
-#include <grp.h>
-#include <sys/prctl.h>
-#include <unistd.h>
 
 using namespace sd;
 
@@ -30,13 +27,6 @@ class TestLocalBackendStarter : public QObject
 private:
     QNetworkAccessManager m_network;
     QTemporaryDir m_dir;
-
-    static quint16 freePort()
-    {
-        QTcpServer server;
-        server.listen(QHostAddress::LocalHost);
-        return server.serverPort();
-    }
 
     /// The key file a backend started with --api-key would have written; empty on failure.
     QString writeKeyFile(const QString &key)
@@ -96,40 +86,11 @@ private Q_SLOTS:
     {
         // Only root can start a listener as another user. CI runs as root, so this runs
         // there; elsewhere listenerUidFromProcNetTcp covers the ownership check itself.
-        if (::getuid() != 0)
+        if (!test::OtherUserBackend::canStart())
             QSKIP("starting a listener as another user needs root");
-        QTemporaryDir state;
-        QVERIFY(QFile::setPermissions(state.path(), QFileDevice::ReadOwner | QFileDevice::WriteOwner
-                                                        | QFileDevice::ExeOwner | QFileDevice::ReadOther
-                                                        | QFileDevice::WriteOther | QFileDevice::ExeOther));
-        const quint16 port = freePort();
-        QProcess other;
-        // A copy in the shared folder: the build tree may sit in a folder only we can enter.
-        const QString binary = state.filePath(QStringLiteral("sandbox-desk-local"));
-        QVERIFY(QFile::copy(test::LocalBackend::binary(QStringLiteral("sandbox-desk-local")), binary));
-        other.setProgram(binary);
-        other.setArguments({QStringLiteral("--port"), QString::number(port), QStringLiteral("--isolation"),
-                            QStringLiteral("none"), QStringLiteral("--state-dir"), state.path(),
-                            QStringLiteral("--api-key"), QStringLiteral("e2b_other_users_key")});
-        QProcessEnvironment env = QProcessEnvironment::systemEnvironment();
-        env.remove(QStringLiteral("XDG_DATA_HOME"));
-        env.remove(QStringLiteral("XDG_CACHE_HOME"));
-        env.remove(QStringLiteral("XDG_RUNTIME_DIR"));
-        env.insert(QStringLiteral("HOME"), state.path());
-        other.setProcessEnvironment(env);
-        other.setChildProcessModifier([] {
-            ::prctl(PR_SET_PDEATHSIG, SIGTERM);
-            ::setgroups(0, nullptr);
-            if (::setgid(65534) != 0 || ::setuid(65534) != 0)
-                ::_exit(99);
-        });
-        other.start();
-        QVERIFY(other.waitForStarted());
-        QByteArray printed;
-        QTRY_VERIFY_WITH_TIMEOUT((printed += other.readAllStandardOutput()).contains("listening")
-                                     || other.state() != QProcess::Running,
-                                 20000);
-        QVERIFY2(other.state() == QProcess::Running, other.readAllStandardError().constData());
+        test::OtherUserBackend other;
+        QVERIFY2(other.start(), qPrintable(other.errorString()));
+        const quint16 port = other.port();
 
         LocalBackendStarter starter(&m_network, port);
         starter.setAutoDelete(false);
@@ -141,8 +102,6 @@ private Q_SLOTS:
                                 "not sent to it. Choose another port with --local-port, or stop that program.")
                      .arg(port));
         QVERIFY(starter.settings().apiKey.isEmpty());
-        other.terminate();
-        QVERIFY(other.waitForFinished(20000));
     }
 
     // A backend that runs sandboxes unjailed: the window says so and keeps saying it.
@@ -172,7 +131,7 @@ private Q_SLOTS:
     // Nothing answers: the backend is started, asked to isolate, and found.
     void startsTheBackendWithIsolation()
     {
-        const quint16 port = freePort();
+        const quint16 port = test::freeLoopbackPort();
         LocalBackendStarter starter(&m_network, port);
         starter.setAutoDelete(false);
         starter.setBinaryDirectory(QStringLiteral(SD_BIN_DIR));
