@@ -25,6 +25,7 @@
 
 #include <cstdio>
 #include <optional>
+#include <utility>
 
 namespace sd {
 
@@ -51,6 +52,25 @@ std::optional<quint16> parsePort(const QString &text)
 }
 
 QJsonValue orNull(const QString &text) { return text.isEmpty() ? QJsonValue() : QJsonValue(text); }
+
+// Text from a server or a sandbox may carry terminal control sequences: to retitle the
+// terminal, write to the clipboard, move the cursor over what was printed, or reorder
+// it with bidirectional overrides. They are printed as visible escapes instead.
+QString terminalSafe(const QString &text)
+{
+    QString safe;
+    safe.reserve(text.size());
+    for (const QChar c : text) {
+        const char16_t u = c.unicode();
+        if ((u < 0x20 && u != u'\n' && u != u'\t') || (u >= 0x7f && u <= 0x9f))
+            safe += QStringLiteral("\\x%1").arg(uint(u), 2, 16, QLatin1Char('0'));
+        else if ((u >= 0x202a && u <= 0x202e) || (u >= 0x2066 && u <= 0x2069))
+            safe += QStringLiteral("\\u%1").arg(uint(u), 4, 16, QLatin1Char('0'));
+        else
+            safe += c;
+    }
+    return safe;
+}
 
 QString isoTime(const QDateTime &time)
 {
@@ -496,7 +516,7 @@ bool CommandLine::openSession(const QStringList &legacyJournalKeys)
     }
     QTextStream err(stderr);
     for (const QString &warning : m_session->warnings())
-        err << tr("warning: %1").arg(warning) << "\n";
+        err << terminalSafe(tr("warning: %1").arg(warning)) << "\n";
     return true;
 }
 
@@ -736,9 +756,9 @@ void CommandLine::runCreate()
         connect(job, &CreationJob::sandboxAllocated, this,
             [this](const QString &id) { printText(tr("sandbox %1\n").arg(id)); });
         connect(job, &CreationJob::gatewayStderrReceived, this,
-            [this](const QByteArray &data) { printText(QString::fromUtf8(data)); });
+            [this](const QByteArray &data) { printGatewayLines(&m_gatewayStderr, data); });
         connect(job, &CreationJob::gatewayStdoutReceived, this,
-            [this](const QByteArray &data) { printText(QString::fromUtf8(data)); });
+            [this](const QByteArray &data) { printGatewayLines(&m_gatewayStdout, data); });
     }
     connect(job, &Job::finished, this, [this, job] {
         const CreationState state = job->state();
@@ -760,6 +780,10 @@ void CommandLine::runCreate()
                 { QStringLiteral("warnings"), warnings } };
             printJson(QJsonDocument(doc));
         } else {
+            for (QByteArray *rest : { &m_gatewayStdout, &m_gatewayStderr }) {
+                if (!rest->isEmpty())
+                    printText(QString::fromUtf8(std::exchange(*rest, {}) + '\n'));
+            }
             QString text;
             for (const QJsonValue &warning : std::as_const(warnings))
                 text += tr("warning: %1\n").arg(warning.toString());
@@ -815,16 +839,28 @@ void CommandLine::printJson(const QJsonDocument &doc)
     std::fflush(stdout);
 }
 
+void CommandLine::printGatewayLines(QByteArray *pending, const QByteArray &data)
+{
+    // Whole lines only: the gateway's two streams arrive in pieces and would otherwise
+    // interleave in the middle of a line.
+    pending->append(data);
+    const qsizetype end = pending->lastIndexOf('\n') + 1;
+    if (end == 0)
+        return;
+    printText(QString::fromUtf8(pending->left(end)));
+    pending->remove(0, end);
+}
+
 void CommandLine::printText(const QString &text)
 {
-    const QByteArray data = text.toUtf8();
+    const QByteArray data = terminalSafe(text).toUtf8();
     std::fwrite(data.constData(), 1, size_t(data.size()), stdout);
     std::fflush(stdout);
 }
 
 void CommandLine::fail(int code, const QString &message)
 {
-    QTextStream(stderr) << tr("error: %1").arg(message) << "\n";
+    QTextStream(stderr) << terminalSafe(tr("error: %1").arg(message)) << "\n";
     if (m_json
         && (m_action == Action::List || m_action == Action::Orphans
             || m_action == Action::KillOrphans || m_action == Action::Create

@@ -96,7 +96,11 @@ private:
     void finish(int code);
     void fail(int code, const QString &message);
     void printJson(const QJsonDocument &doc);
+    /// Text on stdout, its control characters shown as escapes.
     void printText(const QString &text);
+    /// Prints the complete lines of the gateway's output in `pending` + `data`; keeps
+    /// the rest in `pending`.
+    void printGatewayLines(QByteArray *pending, const QByteArray &data);
     static int exitCodeFor(const Error &error);
 
     QCommandLineParser m_parser;
@@ -109,6 +113,8 @@ private:
     std::unique_ptr<KeyStore> m_keys;
     Session *m_session = nullptr;
     QPointer<CreationJob> m_creation;
+    QByteArray m_gatewayStdout; ///< the gateway's output since its last full line
+    QByteArray m_gatewayStderr;
 };
 
 } // namespace sd

@@ -519,6 +519,39 @@ private Q_SLOTS:
         QVERIFY2(again.err.isEmpty(), again.err.constData());
     }
 
+    // What a sandbox prints reaches the terminal without its control sequences: here
+    // the gateway echoes a server name that would retitle the terminal (ESC ] 0 ; ...
+    // BEL) and reverse the text after it (U+202E). Its lines also arrive whole, not
+    // cut by the other stream.
+    void sandboxTextCannotControlTheTerminal()
+    {
+        const QString hostile = QStringLiteral("\x1b]0;pwned\x07x\u202ey");
+        const QString config = m_cli->path(QStringLiteral("hostile.json"));
+        QFile file(config);
+        QVERIFY(file.open(QIODevice::WriteOnly));
+        file.write(QJsonDocument(QJsonObject { { hostile, QJsonObject() } }).toJson());
+        file.close();
+
+        const CliResult created
+            = cli(QStringList { QStringLiteral("--create"), QStringLiteral("--mcp"), config }
+                + connection());
+        QCOMPARE(created.exitCode, 0);
+        for (const QByteArray &text : { created.out, created.err }) {
+            QVERIFY2(!text.contains('\x1b') && !text.contains('\x07'), text.constData());
+            QVERIFY2(!text.contains("\u202e"), text.constData());
+        }
+        const QByteArray shown
+            = "\"\\x1b]0;pwned\\x07x\\u202ey\" is not an MCP server in the catalog";
+        const QList<QByteArray> lines = created.out.split('\n');
+        const auto gatewayLine = std::find_if(lines.begin(), lines.end(),
+            [](const QByteArray &line) { return line.startsWith("mcp-gateway: warning: "); });
+        QVERIFY2(gatewayLine != lines.end(), created.out.constData());
+        QVERIFY2(gatewayLine->contains(shown), created.out.constData());
+        QVERIFY2(gatewayLine->endsWith("Check the spelling of the server name."),
+            created.out.constData());
+        QVERIFY(lines.contains("MCP gateway started with 1 server(s)"));
+    }
+
     // --kill of an ID the server does not know says so instead of "killed".
     void killOfAnUnknownIdSaysNotFound()
     {
