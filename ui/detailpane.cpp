@@ -44,6 +44,7 @@ DetailPane::DetailPane(QWidget *parent)
     titleFont.setPointSizeF(titleFont.pointSizeF() * 1.2);
     titleFont.setBold(true);
     m_title->setFont(titleFont);
+    m_title->setTextFormat(Qt::PlainText);
     m_title->setTextInteractionFlags(Qt::TextSelectableByMouse | Qt::TextSelectableByKeyboard);
     m_title->setAccessibleName(tr("Sandbox ID"));
 
@@ -67,6 +68,7 @@ DetailPane::DetailPane(QWidget *parent)
     auto *mcpLayout = new QHBoxLayout(mcpRow);
     mcpLayout->setContentsMargins(0, 0, 0, 0);
     auto *mcpLabel = new QLabel;
+    mcpLabel->setTextFormat(Qt::PlainText);
     mcpLabel->setTextInteractionFlags(Qt::TextSelectableByMouse | Qt::TextSelectableByKeyboard);
     mcpLabel->setWordWrap(true);
     mcpLabel->setAccessibleName(tr("MCP URL"));
@@ -124,6 +126,8 @@ void DetailPane::setBackend(QNetworkAccessManager *network, const ConnectionSett
 QLabel *DetailPane::addField(const QString &key, const QString &label)
 {
     auto *value = new QLabel;
+    // What the server says about a sandbox is shown as text, never as HTML.
+    value->setTextFormat(Qt::PlainText);
     value->setTextInteractionFlags(Qt::TextSelectableByMouse | Qt::TextSelectableByKeyboard);
     value->setWordWrap(true);
     value->setAccessibleName(label);

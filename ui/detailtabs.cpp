@@ -107,6 +107,7 @@ DetailTab::DetailTab(QWidget *parent)
     , m_body(new QVBoxLayout(this))
 {
     m_status->setWordWrap(true);
+    m_status->setTextFormat(Qt::PlainText); // it quotes the server's errors
     m_status->setTextInteractionFlags(Qt::TextSelectableByMouse);
     auto *refresh = new QPushButton(tr("Refresh"), this);
     refresh->setAccessibleName(tr("Refresh this tab"));

@@ -46,6 +46,9 @@ MessageBanner::MessageBanner(QWidget *parent)
     setFrameShape(QFrame::NoFrame);
     setAccessibleName(tr("Message"));
 
+    m_label->setObjectName(QStringLiteral("messageText"));
+    // Messages quote servers and sandboxes: never let them render as HTML.
+    m_label->setTextFormat(Qt::PlainText);
     m_label->setWordWrap(true);
     m_label->setTextInteractionFlags(Qt::TextSelectableByMouse);
     m_label->setSizePolicy(QSizePolicy::Expanding, QSizePolicy::Preferred);

@@ -332,6 +332,7 @@ QWidget *NewSandboxDialog::createProgressPage()
     auto *layout = new QVBoxLayout(page);
     layout->setContentsMargins(0, 0, 0, 0);
     m_progressTitle = new QLabel(page);
+    m_progressTitle->setTextFormat(Qt::PlainText); // it names the server's sandbox and template
     QFont big = m_progressTitle->font();
     big.setPointSizeF(big.pointSizeF() * 1.2);
     big.setBold(true);

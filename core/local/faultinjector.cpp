@@ -120,6 +120,11 @@ std::optional<FaultRule> FaultInjector::parseRule(const QJsonObject &object, QSt
             return std::nullopt;
         }
         rule.status = status;
+        if (object.contains(QStringLiteral("body"))
+            && !object.value(QStringLiteral("body")).isString()) {
+            *error = QStringLiteral("rule field 'body' must be a string (sent as text/html)");
+            return std::nullopt;
+        }
     }
     if (rule.action == FaultAction::Delay || rule.action == FaultAction::DelayAfter) {
         const QJsonValue delay = object.value(QStringLiteral("delayMs"));

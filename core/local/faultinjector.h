@@ -14,8 +14,10 @@ namespace sd::local {
 /// operation; "after" actions let it happen and then spoil the answer.
 enum class FaultAction
 {
-    Status, ///< answer `status` with an Error body; nothing is performed
-    StatusAfter, ///< perform, then answer `status` with an Error body
+    /// Answer `status` with an Error body (or with `"body"`, sent as text/html, the way
+    /// a proxy in front of the API answers); nothing is performed.
+    Status,
+    StatusAfter, ///< perform, then answer as Status does
     Drop, ///< close the connection without answering; nothing is performed
     DropAfter, ///< perform, then close without answering
     Delay, ///< wait `delayMs` (without blocking), then handle normally
@@ -23,9 +25,9 @@ enum class FaultAction
     EmptyAfter, ///< perform, then answer the success status with an empty body
     GarbageAfter, ///< perform, then answer the success status with a non-JSON body
     CutAfterOutput, ///< envd Start: send `chunks` (default 1) data events, then drop the stream
-    // Extension point: the envd part adds its stream actions here (e.g. cutting a
-    // stream after N bytes) together with their names in faultinjector.cpp; extra
-    // parameters of a rule are in FaultRule::params.
+                    // Extension point: the envd part adds its stream actions here (e.g. cutting a
+                    // stream after N bytes) together with their names in faultinjector.cpp; extra
+                    // parameters of a rule are in FaultRule::params.
 };
 
 /// The metadata of the sandbox a request is about: the one named in its path or envd

@@ -65,9 +65,17 @@ bool splitHostPort(const QByteArray &value, QString *host, int *port)
     return ok && *port > 0 && *port < 65536;
 }
 
-HttpResponse injectedStatus(int status)
+HttpResponse injectedStatus(const FaultRule &rule)
 {
-    return HttpResponse::error(status, QStringLiteral("injected fault: status %1").arg(status));
+    const QJsonValue body = rule.params.value(QLatin1String("body"));
+    if (!body.isString())
+        return HttpResponse::error(
+            rule.status, QStringLiteral("injected fault: status %1").arg(rule.status));
+    HttpResponse response;
+    response.status = rule.status;
+    response.setHeader("Content-Type", "text/html; charset=utf-8");
+    response.body = body.toString().toUtf8();
+    return response;
 }
 
 } // namespace
@@ -207,7 +215,7 @@ bool LocalServer::handleRequest(const QHttpServerRequest &qtRequest, QTcpSocket 
                               << request.path;
     switch (rule->action) {
     case FaultAction::Status:
-        respond(socket, request, injectedStatus(rule->status));
+        respond(socket, request, injectedStatus(*rule));
         break;
     case FaultAction::Drop:
         dropConnection(socket, request, "drop");
@@ -257,7 +265,7 @@ void LocalServer::handleEnvd(const QHttpServerRequest &qtRequest, const HttpRequ
             if (rule->action == FaultAction::Drop)
                 dropConnection(socket, request, "drop");
             else
-                respond(socket, request, injectedStatus(rule->status));
+                respond(socket, request, injectedStatus(*rule));
             return;
         }
     }
@@ -320,7 +328,7 @@ void LocalServer::dispatch(const HttpRequest &request, const QPointer<QTcpSocket
     if (afterFault) {
         switch (afterFault->action) {
         case FaultAction::StatusAfter:
-            response = injectedStatus(afterFault->status);
+            response = injectedStatus(*afterFault);
             break;
         case FaultAction::DropAfter:
             dropConnection(socket, request, "drop-after");

@@ -46,6 +46,7 @@ private Q_SLOTS:
     void disabledWithoutFlag();
     void faultEndpointNeedsApiKey();
     void statusCounted();
+    void statusWithPageBody();
     void statusUnlimitedUntilCleared();
     void statusAfterPerforms();
     void drop();
@@ -205,6 +206,21 @@ void TestLocalFaults::statusCounted()
     }
     QCOMPARE(m_client->del(QStringLiteral("/sandboxes/") + id).status, 204);
     QVERIFY(m_client->allIds().isEmpty());
+}
+
+// A "body" answers as a proxy in front of the API would: its page, as text/html.
+void TestLocalFaults::statusWithPageBody()
+{
+    const QString id = m_client->create().value(QStringLiteral("sandboxID")).toString();
+    QJsonObject page = rule(
+        QStringLiteral("DELETE"), QStringLiteral("/sandboxes/*"), QStringLiteral("status"), 502, 1);
+    page.insert(QStringLiteral("body"), QStringLiteral("<html><h1>Bad Gateway</h1></html>"));
+    addRules({ page });
+    const HttpResult r = m_client->del(QStringLiteral("/sandboxes/") + id);
+    QCOMPARE(r.status, 502);
+    QCOMPARE(r.body, QByteArray("<html><h1>Bad Gateway</h1></html>"));
+    QCOMPARE(r.header("Content-Type"), QByteArray("text/html; charset=utf-8"));
+    QCOMPARE(m_client->allIds(), QStringList { id }); // not performed
 }
 
 void TestLocalFaults::statusUnlimitedUntilCleared()
@@ -430,6 +446,9 @@ void TestLocalFaults::badRules_data()
         << QByteArray("{\"rules\":[{\"path\":\"/x\",\"action\":\"explode\"}]}") << "action";
     QTest::newRow("status missing")
         << QByteArray("{\"rules\":[{\"path\":\"/x\",\"action\":\"status\"}]}") << "status";
+    QTest::newRow("body not a string") << QByteArray(
+        "{\"rules\":[{\"path\":\"/x\",\"action\":\"status\",\"status\":502,\"body\":1}]}")
+                                       << "body";
     QTest::newRow("delayMs missing")
         << QByteArray("{\"rules\":[{\"path\":\"/x\",\"action\":\"delay\"}]}") << "delayMs";
     QTest::newRow("delayMs missing after")

@@ -206,6 +206,36 @@ private Q_SLOTS:
         QVERIFY(m_backend.listIds().isEmpty());
     }
 
+    // A proxy in front of the API answers with an HTML page of its own: the message
+    // quotes it as text, tags and all, instead of rendering a heading and a link.
+    void serverHtmlIsShownAsText()
+    {
+        QVERIFY(m_backend.clearFaults());
+        const QString id = m_backend.createRaw(QStringLiteral("base")).sandboxId;
+        QVERIFY(!id.isEmpty());
+        const QString page = QStringLiteral("<html><body><h1>Bad Gateway</h1><a "
+                                            "href=\"https://example.invalid/login\">Sign in "
+                                            "again</a></body></html>");
+        QJsonObject fault = rule(QStringLiteral("DELETE"), QStringLiteral("/sandboxes/*"),
+            QStringLiteral("status"), 1, 502);
+        fault.insert(QStringLiteral("body"), page);
+        QVERIFY(m_backend.setFaults({ fault }));
+        auto window = makeWindow();
+        QTRY_VERIFY_WITH_TIMEOUT(window->selectSandbox(id), 20000);
+        QSignalSpy finished(window.get(), &MainWindow::actionsFinished);
+        QVERIFY(killSelected(window.get(), &finished));
+        MessageBanner *banner = window->actionBanner();
+        QTRY_VERIFY(banner->isVisible());
+        auto *label = banner->findChild<QLabel *>(QStringLiteral("messageText"));
+        QVERIFY(label);
+        QVERIFY2(label->text().contains(page), qPrintable(label->text()));
+        // What the user selects and copies is what the label shows: rendered as HTML,
+        // the tags would be gone from it.
+        label->setSelection(0, int(label->text().size()));
+        QCOMPARE(label->selectedText(), label->text());
+        QCOMPARE(m_backend.listIds(), QStringList { id });
+    }
+
     // Escape while a creation runs asks first; "Keep watching" cancels nothing.
     void escapeAsksAndKeepsTheCreation()
     {
