@@ -1,5 +1,7 @@
 #include "localbackendstarter.h"
 
+#include "profiles/profilestore.h"
+
 #include <QCoreApplication>
 #include <QDir>
 #include <QFile>
@@ -23,11 +25,12 @@ constexpr int kRetryIntervalMs = 250;
 constexpr int kStartTimeoutMs = 20000;
 } // namespace
 
-LocalBackendStarter::LocalBackendStarter(QNetworkAccessManager *network, quint16 port, QObject *parent)
+LocalBackendStarter::LocalBackendStarter(
+    QNetworkAccessManager *network, quint16 port, QObject *parent)
     : Job(parent)
     , m_network(network)
     , m_port(port)
-    , m_keyFile(defaultKeyFile())
+    , m_keyFile(ProfileStore::localKeyFilePath())
     , m_binaryDir(QCoreApplication::applicationDirPath())
 {
     m_retry.setSingleShot(true);
@@ -41,12 +44,6 @@ LocalBackendStarter::~LocalBackendStarter()
         m_reply->disconnect(this);
         m_reply->abort();
     }
-}
-
-QString LocalBackendStarter::defaultKeyFile()
-{
-    return QStandardPaths::writableLocation(QStandardPaths::GenericDataLocation)
-           + QStringLiteral("/sandbox-desk/local-api-key");
 }
 
 void LocalBackendStarter::doStart()
@@ -199,7 +196,14 @@ void LocalBackendStarter::finishConnected()
                                       .arg(m_keyFile, file.errorString())));
         return;
     }
-    m_settings.apiKey = QString::fromUtf8(file.readAll()).trimmed();
+    // A key is a short line; anything longer is not a key file.
+    const QString key = QString::fromUtf8(file.read(4096)).trimmed();
+    if (key.isEmpty() || key.contains(QLatin1Char('\n'))) {
+        emitError(Error::rejected(
+            tr("The local backend's key file %1 does not hold a key.").arg(m_keyFile)));
+        return;
+    }
+    m_settings.apiKey = key;
     emitResult();
 }
 

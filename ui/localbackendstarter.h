@@ -42,7 +42,6 @@ public:
     /// Where the backend binary is looked for (default: the application's directory).
     void setBinaryDirectory(const QString &dir) { m_binaryDir = dir; }
 
-    static QString defaultKeyFile();
     /// Where the backend this job starts writes its output.
     static QString logFile();
 

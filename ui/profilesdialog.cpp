@@ -1,13 +1,13 @@
 #include "profilesdialog.h"
 
 #include "cliloginprompt.h"
+#include "localbackendstarter.h"
 
 #include "api/sandboxjobs.h"
 #include "profiles/e2bclilogin.h"
 #include "profiles/importkeyjob.h"
 #include "profiles/keystore.h"
 #include "profiles/profilestore.h"
-#include "profiles/resolveprofilejob.h"
 #include "profiles/saveprofilejob.h"
 
 #include <QComboBox>
@@ -330,19 +330,21 @@ void ProfilesDialog::testConnection()
         return;
     }
     if (profile.isLocal()) {
-        // The key is the backend's own, read from its key file.
-        auto *resolve = new ResolveProfileJob(m_keys, profile, this);
-        m_testJob = resolve;
+        // The key is the backend's own, read from its key file once the port is known
+        // to be held by this user's backend; a test starts nothing.
+        auto *local = new LocalBackendStarter(m_network, profile.localPort(), this);
+        local->setStartAllowed(false);
+        m_testJob = local;
         m_test->setEnabled(false);
-        connect(resolve, &Job::finished, this, [this, resolve] {
+        connect(local, &Job::finished, this, [this, local] {
             m_test->setEnabled(true);
-            if (resolve->hasError())
+            if (local->hasError())
                 m_result->setText(QStringLiteral("<span style=\"color:#d63b3b\">%1</span>")
-                                      .arg(resolve->error().message().toHtmlEscaped()));
+                                      .arg(local->error().message().toHtmlEscaped()));
             else
-                testWith(resolve->settings());
+                testWith(local->settings());
         });
-        resolve->start();
+        local->start();
         return;
     }
     ConnectionSettings settings = profile.connectionSettings();

@@ -23,7 +23,6 @@ enum class KeySource
     Keychain, ///< the OS keychain (Secret Service through QtKeychain)
     Session, ///< typed in this session, kept in memory only
     Environment, ///< E2B_API_KEY
-    LocalKeyFile, ///< the local backend's key file
 };
 
 /// API keys of the profiles: in the OS keychain (QtKeychain, service

@@ -1,16 +1,11 @@
 #include "resolveprofilejob.h"
 
-#include "profiles/profilestore.h"
-
-#include <QFile>
-
 namespace sd {
 
 ResolveProfileJob::ResolveProfileJob(KeyStore *keys, Profile profile, QObject *parent)
     : Job(parent)
     , m_keys(keys)
     , m_profile(std::move(profile))
-    , m_localKeyFile(ProfileStore::localKeyFilePath())
 { }
 
 void ResolveProfileJob::doStart()
@@ -20,7 +15,9 @@ void ResolveProfileJob::doStart()
         return;
     }
     if (m_profile.isLocal()) {
-        resolveLocal();
+        // Its key must not go to a port someone else holds: LocalBackendStarter checks.
+        emitError(Error::rejected(
+            tr("The Local profile is reached through the local backend's starter, not here.")));
         return;
     }
     if (const QString key = m_env.value(QStringLiteral("E2B_API_KEY")).trimmed(); !key.isEmpty()) {
@@ -56,26 +53,6 @@ void ResolveProfileJob::doStart()
         finishWith(read->key(), read->source());
     });
     m_read->start();
-}
-
-void ResolveProfileJob::resolveLocal()
-{
-    QFile file(m_localKeyFile);
-    if (!file.open(QIODevice::ReadOnly)) {
-        emitError(Error::rejected(
-            tr("The local backend's key file %1 could not be read (%2). Start sandbox-desk-local "
-               "once: it creates the file.")
-                .arg(m_localKeyFile, file.errorString())));
-        return;
-    }
-    // A key is a short line; anything longer is not a key file.
-    const QString key = QString::fromUtf8(file.read(4096)).trimmed();
-    if (key.isEmpty() || key.contains(QLatin1Char('\n'))) {
-        emitError(Error::rejected(
-            tr("The local backend's key file %1 does not hold a key.").arg(m_localKeyFile)));
-        return;
-    }
-    finishWith(key, KeySource::LocalKeyFile);
 }
 
 void ResolveProfileJob::finishWith(const QString &key, KeySource source)

@@ -10,25 +10,22 @@
 
 namespace sd {
 
-/// Turns the profile the user chose into the ConnectionSettings every API job
-/// takes, key included:
+/// Turns an E2B or Custom profile into the ConnectionSettings every API job takes,
+/// key included: E2B_API_KEY if set, else the session key, else the keychain; then
+/// E2B_DOMAIN / E2B_API_URL / E2B_SANDBOX_URL on top.
 ///
-///   Local    key from the local backend's key file; environment ignored
-///   E2B,     E2B_API_KEY if set, else the session key, else the keychain;
-///   Custom   then E2B_DOMAIN / E2B_API_URL / E2B_SANDBOX_URL on top
-///
-/// Fails (Rejected, with a sentence saying what to do) when no key is found.
+/// Fails (Rejected, with a sentence saying what to do) when no key is found. The Local
+/// profile is not resolved here: LocalBackendStarter reads its key, and only after it
+/// has checked that this user's backend holds the port.
 class ResolveProfileJob : public Job
 {
     Q_OBJECT
 
 public:
-    /// `keys` is not owned and must outlive the job (it is not needed for Local).
+    /// `keys` is not owned and must outlive the job.
     ResolveProfileJob(KeyStore *keys, Profile profile, QObject *parent = nullptr);
 
     void setEnvironment(const QProcessEnvironment &env) { m_env = env; }
-    /// Defaults to ProfileStore::localKeyFilePath().
-    void setLocalKeyFile(const QString &path) { m_localKeyFile = path; }
 
     const Profile &profile() const { return m_profile; }
     /// Valid after a successful finish; apiKey is a secret: never log it.
@@ -44,13 +41,11 @@ protected:
     void doCancel() override;
 
 private:
-    void resolveLocal();
     void finishWith(const QString &key, KeySource source);
 
     QPointer<KeyStore> m_keys;
     Profile m_profile;
     QProcessEnvironment m_env = QProcessEnvironment::systemEnvironment();
-    QString m_localKeyFile;
     ConnectionSettings m_settings;
     KeySource m_source = KeySource::None;
     QString m_notice;

@@ -1645,6 +1645,10 @@ und endet mit:
         <source>The local backend answers, but its API key could not be read from %1: %2</source>
         <translation>Das lokale Backend antwortet, aber sein API-Schlüssel konnte nicht aus %1 gelesen werden: %2</translation>
     </message>
+    <message>
+        <source>The local backend&apos;s key file %1 does not hold a key.</source>
+        <translation>Die Schlüsseldatei %1 des lokalen Backends enthält keinen Schlüssel.</translation>
+    </message>
 </context>
 <context>
     <name>sd::LogsTab</name>
@@ -2932,12 +2936,8 @@ E2B-Sandboxes erstellen, auflisten und aufräumen: Jede fehlgeschlagene Erstellu
         <translation>Für „%1“ ist kein API-Schlüssel gespeichert. Geben Sie ihn in den Profileinstellungen ein.</translation>
     </message>
     <message>
-        <source>The local backend&apos;s key file %1 could not be read (%2). Start sandbox-desk-local once: it creates the file.</source>
-        <translation>Die Schlüsseldatei %1 des lokalen Backends konnte nicht gelesen werden (%2). Starten Sie sandbox-desk-local einmal: Es legt die Datei an.</translation>
-    </message>
-    <message>
-        <source>The local backend&apos;s key file %1 does not hold a key.</source>
-        <translation>Die Schlüsseldatei %1 des lokalen Backends enthält keinen Schlüssel.</translation>
+        <source>The Local profile is reached through the local backend&apos;s starter, not here.</source>
+        <translation>Das lokale Profil wird über den Starter des lokalen Backends erreicht, nicht hier.</translation>
     </message>
 </context>
 <context>

@@ -4,6 +4,10 @@
 #include "profiles/profilestore.h"
 #include "profiles/resolveprofilejob.h"
 
+#include <QDir>
+#include <QFile>
+#include <QFileInfo>
+#include <QScopeGuard>
 #include <QSettings>
 #include <QSignalSpy>
 #include <QTemporaryDir>
@@ -253,9 +257,20 @@ private Q_SLOTS:
             sd::environmentOverrides(profile, env).isEmpty(), profile.isLocal() || env.isEmpty());
     }
 
-    void resolveLocalReadsTheKeyFile()
+    // The Local profile's key is read only after a check of who holds its port
+    // (LocalBackendStarter); resolving it here would skip that check.
+    void resolveRefusesTheLocalProfile()
     {
-        const QString path = m_dir->filePath(QStringLiteral("sandbox-desk/local-api-key"));
+        const QByteArray dataHome = qgetenv("XDG_DATA_HOME");
+        const auto restore = qScopeGuard([dataHome] {
+            if (dataHome.isNull())
+                qunsetenv("XDG_DATA_HOME");
+            else
+                qputenv("XDG_DATA_HOME", dataHome);
+        });
+        qputenv("XDG_DATA_HOME", QFile::encodeName(m_dir->filePath(QStringLiteral("data"))));
+        const QString path = ProfileStore::localKeyFilePath();
+        QVERIFY(path.startsWith(m_dir->path()));
         QVERIFY(QDir().mkpath(QFileInfo(path).path()));
         QFile file(path);
         QVERIFY(file.open(QIODevice::WriteOnly));
@@ -263,24 +278,9 @@ private Q_SLOTS:
         file.close();
 
         ResolveProfileJob job(nullptr, Profile::local(50200));
-        job.setLocalKeyFile(path);
-        job.setEnvironment(environment(
-            { { "E2B_API_KEY", "cloud-key" }, { "E2B_API_URL", "https://api.e2b.app" } }));
-        QVERIFY(run(job));
-        QVERIFY2(!job.hasError(), qPrintable(job.error().message()));
-        QVERIFY(job.keySource() == KeySource::LocalKeyFile);
-        QVERIFY(job.settings().apiKey == QStringLiteral("local-key-123"));
-        QCOMPARE(job.settings().apiUrl, QUrl(QStringLiteral("http://127.0.0.1:50200")));
-        QVERIFY(job.environmentOverrides().isEmpty());
-    }
-
-    void resolveLocalWithoutKeyFile()
-    {
-        ResolveProfileJob job(nullptr, Profile::local());
-        job.setLocalKeyFile(m_dir->filePath(QStringLiteral("missing/local-api-key")));
         QVERIFY(run(job));
         QCOMPARE(job.error().kind(), Error::Kind::Rejected);
-        QVERIFY(job.error().message().contains(QStringLiteral("Start sandbox-desk-local once")));
+        QVERIFY(job.settings().apiKey.isEmpty());
     }
 
     void defaultLocalKeyFileLocation()

@@ -1,12 +1,14 @@
 #include "clilogin.h"
+#include "localbackend.h"
+#include "otheruserbackend.h"
 #include "profiles/keystore.h"
 #include "profiles/profilestore.h"
 #include "profilesdialog.h"
 #include "uitest.h"
-#include "localbackend.h"
 
 #include <QDir>
 #include <QFile>
+#include <QFileInfo>
 #include <QLabel>
 #include <QListWidget>
 #include <QMessageBox>
@@ -32,6 +34,7 @@ private Q_SLOTS:
     void initTestCase();
     void savesTheKeyInTheKeychainOnly();
     void listsTheLocalProfileWithOnlyItsPortEditable();
+    void localTestNeverSendsTheKeyToAnotherUser();
     void usesTheCliLoginInTwoClicks();
     void unusableCliLoginIsExplained();
 
@@ -140,6 +143,41 @@ void TestProfilesDialog::listsTheLocalProfileWithOnlyItsPortEditable()
     QTRY_VERIFY_WITH_TIMEOUT(m_dialog->testResult().contains(QStringLiteral("Connected")), 20000);
     QVERIFY(!m_dialog->testResult().contains(backend.apiKey()));
     QVERIFY(!test::settingsFileContains(backend.apiKey()));
+}
+
+// "Test connection" on the Local profile with a port another user's program holds:
+// refused with who holds it, and that program is asked nothing but /health.
+void TestProfilesDialog::localTestNeverSendsTheKeyToAnotherUser()
+{
+    // Only root can start a listener as another user; CI runs as root.
+    if (!test::OtherUserBackend::canStart())
+        QSKIP("starting a listener as another user needs root");
+    test::OtherUserBackend other;
+    QVERIFY2(other.start(), qPrintable(other.errorString()));
+    qputenv("XDG_DATA_HOME", QFile::encodeName(m_configDir.filePath(QStringLiteral("data"))));
+    const QString keyFile = ProfileStore::localKeyFilePath();
+    QVERIFY(QDir().mkpath(QFileInfo(keyFile).path()));
+    QFile file(keyFile);
+    QVERIFY(file.open(QIODevice::WriteOnly));
+    file.write("e2b_local_key_of_this_user_5a0c");
+    file.close();
+
+    Stores stores;
+    showDialog(stores, m_configDir.filePath(QStringLiteral("no-cli-login.json")));
+    auto *list = m_dialog->findChild<QListWidget *>();
+    QVERIFY(list);
+    list->setCurrentRow(0);
+    QLineEdit *apiUrl = field(QStringLiteral("API URL"));
+    QVERIFY(apiUrl);
+    apiUrl->setText(QStringLiteral("http://127.0.0.1:%1").arg(other.port()));
+    button(QStringLiteral("&Test connection"))->click();
+    QTRY_VERIFY_WITH_TIMEOUT(m_dialog->testResult().contains(QStringLiteral(
+                                 "Port %1 is held by another user's program (uid 65534)")
+                                                                 .arg(other.port())),
+        20000);
+    const QByteArray seen = other.output();
+    QVERIFY2(seen.contains("GET /health"), seen.constData());
+    QVERIFY2(!seen.contains(" /v2/sandboxes") && !seen.contains(" /sandboxes"), seen.constData());
 }
 
 void TestProfilesDialog::savesTheKeyInTheKeychainOnly()
