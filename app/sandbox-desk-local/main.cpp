@@ -81,6 +81,8 @@ const char *const ApiKeyVariable = "SANDBOX_DESK_LOCAL_API_KEY";
 
 int main(int argc, char **argv)
 {
+    // Every request is logged, refused ones too: a client must not write to the terminal.
+    sd::installTerminalSafeLogging();
     QCoreApplication app(argc, argv);
     QCoreApplication::setApplicationName(QStringLiteral("sandbox-desk-local"));
     QCoreApplication::setApplicationVersion(QStringLiteral(SD_VERSION));

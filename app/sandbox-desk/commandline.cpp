@@ -53,25 +53,6 @@ std::optional<quint16> parsePort(const QString &text)
 
 QJsonValue orNull(const QString &text) { return text.isEmpty() ? QJsonValue() : QJsonValue(text); }
 
-// Text from a server or a sandbox may carry terminal control sequences: to retitle the
-// terminal, write to the clipboard, move the cursor over what was printed, or reorder
-// it with bidirectional overrides. They are printed as visible escapes instead.
-QString terminalSafe(const QString &text)
-{
-    QString safe;
-    safe.reserve(text.size());
-    for (const QChar c : text) {
-        const char16_t u = c.unicode();
-        if ((u < 0x20 && u != u'\n' && u != u'\t') || (u >= 0x7f && u <= 0x9f))
-            safe += QStringLiteral("\\x%1").arg(uint(u), 2, 16, QLatin1Char('0'));
-        else if ((u >= 0x202a && u <= 0x202e) || (u >= 0x2066 && u <= 0x2069))
-            safe += QStringLiteral("\\u%1").arg(uint(u), 4, 16, QLatin1Char('0'));
-        else
-            safe += c;
-    }
-    return safe;
-}
-
 QString isoTime(const QDateTime &time)
 {
     return time.isValid() ? time.toUTC().toString(Qt::ISODate) : QString();

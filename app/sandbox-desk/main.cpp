@@ -1,4 +1,5 @@
 #include "commandline.h"
+#include "common/logging.h"
 #include "desktopapp.h"
 #include "translations.h"
 
@@ -7,6 +8,8 @@
 
 int main(int argc, char **argv)
 {
+    // Log messages quote servers and sandboxes: nothing of theirs acts on the terminal.
+    sd::installTerminalSafeLogging();
     // Fixes where settings and the creation journal live, for both modes.
     QCoreApplication::setOrganizationName(QStringLiteral("sandbox-desk"));
     QCoreApplication::setApplicationName(QStringLiteral("sandbox-desk"));

@@ -25,6 +25,33 @@ void verboseFilter(QLoggingCategory *category)
 }
 } // namespace
 
+QString terminalSafe(QStringView text, bool keepNewlines)
+{
+    QString safe;
+    safe.reserve(text.size());
+    for (const QChar c : text) {
+        const char16_t u = c.unicode();
+        const bool kept = u == u'\t' || (u == u'\n' && keepNewlines);
+        if ((u < 0x20 && !kept) || (u >= 0x7f && u <= 0x9f))
+            safe += QStringLiteral("\\x%1").arg(uint(u), 2, 16, QLatin1Char('0'));
+        else if ((u >= 0x202a && u <= 0x202e) || (u >= 0x2066 && u <= 0x2069))
+            safe += QStringLiteral("\\u%1").arg(uint(u), 4, 16, QLatin1Char('0'));
+        else
+            safe += c;
+    }
+    return safe;
+}
+
+void installTerminalSafeLogging()
+{
+    static QtMessageHandler previous = nullptr;
+    previous = qInstallMessageHandler(
+        [](QtMsgType type, const QMessageLogContext &context, const QString &message) {
+            if (previous)
+                previous(type, context, terminalSafe(message, false));
+        });
+}
+
 bool verboseLoggingEnabled()
 {
     return verbose;

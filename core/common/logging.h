@@ -21,4 +21,16 @@ void enableVerboseLogging();
 /// Whether enableVerboseLogging() was called in this process.
 bool verboseLoggingEnabled();
 
+/// `text` with what a terminal would act on written as visible escapes: C0 and C1
+/// control characters (but tab, and newline when `keepNewlines`), DEL, and the
+/// bidirectional overrides ("\x1b", "\u202e"). For text from a server, a sandbox or
+/// a client on its way to a terminal or a log: it cannot retitle the terminal, write
+/// to its clipboard, hide or reorder what was printed, or forge a log line.
+QString terminalSafe(QStringView text, bool keepNewlines = true);
+
+/// Passes every message of this process through terminalSafe(), newlines included so
+/// that a message stays one line, before the handler that was installed until then.
+/// Call once, at the start of main().
+void installTerminalSafeLogging();
+
 } // namespace sd

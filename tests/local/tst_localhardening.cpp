@@ -252,6 +252,26 @@ private Q_SLOTS:
 
     // Limits hold before Qt buffers a request: an oversized header block is refused
     // with 431, a body announced too large with 413 before any of it is sent.
+    // Every request is logged, a refused one from a web page too (403, no key): what
+    // its path carries must not act on the terminal the backend runs in, nor forge a
+    // log line of its own.
+    void logLinesCannotControlTheTerminal()
+    {
+        const QByteArray hostile = "/%1b%5d0;pwned%07/x%E2%80%AE%0Asd.local:%20GET%20/forged%20200";
+        QVERIFY(exchange(m_backend->port(), request("GET", hostile, { hostOf(m_backend.get()) }))
+                    .startsWith("HTTP/1.1 401"));
+        QVERIFY(exchange(m_backend->port(),
+            request("GET", hostile, { hostOf(m_backend.get()), "Origin: http://evil.example" }))
+                    .startsWith("HTTP/1.1 403"));
+        QByteArray log;
+        QTRY_VERIFY((log = m_backend->stderrOutput()).count("pwned") >= 2);
+        QVERIFY2(!log.contains('\x1b') && !log.contains('\x07') && !log.contains("\u202e"),
+            log.right(400).constData());
+        QVERIFY2(!log.contains("\nsd.local: GET /forged"), log.right(400).constData());
+        QVERIFY2(log.contains("GET /\\x1b]0;pwned\\x07/x\\u202e\\x0asd.local: GET /forged 200 401"),
+            log.right(400).constData());
+    }
+
     void headerTooLarge()
     {
         const QByteArray response = exchange(m_backend->port(),
