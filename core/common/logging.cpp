@@ -1,5 +1,7 @@
 #include "logging.h"
 
+#include <utility>
+
 Q_LOGGING_CATEGORY(lcApi, "sd.api", QtInfoMsg)
 Q_LOGGING_CATEGORY(lcEnvd, "sd.envd", QtInfoMsg)
 Q_LOGGING_CATEGORY(lcCreation, "sd.creation", QtInfoMsg)
@@ -44,6 +46,9 @@ QString terminalSafe(QStringView text, bool keepNewlines)
 
 void installTerminalSafeLogging()
 {
+    static bool installed = false;
+    if (std::exchange(installed, true))
+        return; // a second time, it would pass messages on to itself
     static QtMessageHandler previous = nullptr;
     previous = qInstallMessageHandler(
         [](QtMsgType type, const QMessageLogContext &context, const QString &message) {

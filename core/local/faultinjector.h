@@ -25,9 +25,10 @@ enum class FaultAction
     EmptyAfter, ///< perform, then answer the success status with an empty body
     GarbageAfter, ///< perform, then answer the success status with a non-JSON body
     CutAfterOutput, ///< envd Start: send `chunks` (default 1) data events, then drop the stream
-                    // Extension point: the envd part adds its stream actions here (e.g. cutting a
-                    // stream after N bytes) together with their names in faultinjector.cpp; extra
-                    // parameters of a rule are in FaultRule::params.
+
+    // Extension point: the envd part adds its stream actions here (e.g. cutting a
+    // stream after N bytes) together with their names in faultinjector.cpp; extra
+    // parameters of a rule are in FaultRule::params.
 };
 
 /// The metadata of the sandbox a request is about: the one named in its path or envd
