@@ -347,11 +347,11 @@ void MainWindow::createCentralWidget()
     m_banner->hide();
     layout->addWidget(m_banner);
 
-    m_isolationBanner = new MessageBanner(central);
-    m_isolationBanner->setObjectName(QStringLiteral("isolationWarning"));
-    m_isolationBanner->setCloseButtonVisible(false);
-    m_isolationBanner->hide();
-    layout->addWidget(m_isolationBanner);
+    m_connectionWarning = new MessageBanner(central);
+    m_connectionWarning->setObjectName(QStringLiteral("connectionWarning"));
+    m_connectionWarning->setCloseButtonVisible(false);
+    m_connectionWarning->hide();
+    layout->addWidget(m_connectionWarning);
 
     // Failed kills, extensions, pauses and resumes: kept apart from the connection's
     // banner, which every good refresh hides.
@@ -567,6 +567,11 @@ void MainWindow::connectProfile()
             }
             m_connection = resolve->settings();
             m_connected = true;
+            // The key goes out with the first refresh: say so before, for as long as it lasts.
+            if (const QString warning = m_connection.cleartextWarning(); !warning.isEmpty()) {
+                m_connectionWarning->setMessage(MessageBanner::Type::Warning, warning);
+                m_connectionWarning->show();
+            }
             openJournal();
             if (!resolve->notice().isEmpty())
                 statusBar()->showMessage(resolve->notice(), 15000);
@@ -611,11 +616,11 @@ void MainWindow::connectProfile()
         m_connected = true;
         // Unjailed sandboxes run as the user, next to their files: say so for as long as it lasts.
         if (job->isolation() == QLatin1String("none")) {
-            m_isolationBanner->setMessage(MessageBanner::Type::Warning,
-                                          tr("Sandboxes on this computer run without isolation: code in them runs as "
-                                             "you and can read and change your files. Install bubblewrap and restart "
-                                             "sandbox-desk-local without --isolation none."));
-            m_isolationBanner->show();
+            m_connectionWarning->setMessage(MessageBanner::Type::Warning,
+                tr("Sandboxes on this computer run without isolation: code in them runs as "
+                   "you and can read and change your files. Install bubblewrap and restart "
+                   "sandbox-desk-local without --isolation none."));
+            m_connectionWarning->show();
         }
         openJournal();
         if (job->startedBackend())
@@ -680,7 +685,7 @@ void MainWindow::switchProfile(const QString &profileId)
     m_model->setStale(false);
     m_lastGoodRefresh = QDateTime();
     m_banner->hide();
-    m_isolationBanner->hide(); // said again if the next profile is an unjailed local backend too
+    m_connectionWarning->hide(); // said again if the next profile has the same problem
     updateStatusCounts();
     if (m_options.rememberState)
         m_profiles->setLastUsed(profileId);

@@ -90,8 +90,9 @@ public:
     MessageBanner *banner() const { return m_banner; }
     /// What the last batch of kills, extensions, pauses or resumes failed at.
     MessageBanner *actionBanner() const { return m_actionBanner; }
-    /// Shown for as long as the local backend runs sandboxes without isolation.
-    MessageBanner *isolationBanner() const { return m_isolationBanner; }
+    /// Shown for as long as the connection puts the user at risk: a local backend running
+    /// sandboxes without isolation, a key sent unencrypted.
+    MessageBanner *connectionWarning() const { return m_connectionWarning; }
     DetailPane *detailPane() const { return m_detail; }
     CreationHistoryView *historyView() const { return m_history; }
     /// The creations running now (also those sent to the background), with Cancel.
@@ -217,7 +218,7 @@ private:
     QTableView *m_table = nullptr;
     MessageBanner *m_banner = nullptr;
     MessageBanner *m_actionBanner = nullptr;
-    MessageBanner *m_isolationBanner = nullptr;
+    MessageBanner *m_connectionWarning = nullptr;
     CreationsPanel *m_creationsPanel = nullptr;
     QLabel *m_filterStatus = nullptr;
     QPushButton *m_clearFilterButton = nullptr;

@@ -88,6 +88,7 @@ ProfilesDialog::ProfilesDialog(ProfileStore *profiles, KeyStore *keys, QNetworkA
     m_result->setWordWrap(true);
     m_result->setObjectName(QStringLiteral("testResult"));
     m_result->setTextInteractionFlags(Qt::TextSelectableByMouse);
+    m_result->setTextFormat(Qt::PlainText);
     connect(m_kind, &QComboBox::currentIndexChanged, this, &ProfilesDialog::updateKindFields);
 
     auto *form = new QFormLayout;
@@ -166,28 +167,48 @@ void ProfilesDialog::importCliLogin()
             updateCliLogin();
             const QString id = job->profileId();
             if (id.isEmpty()) {
-                m_result->setText(QStringLiteral("<span style=\"color:#d63b3b\">%1</span>")
-                                      .arg(tr("No E2B profile could be created: %1")
-                                               .arg(job->error().message())
-                                               .toHtmlEscaped()));
+                showResult(tr("No E2B profile could be created: %1").arg(job->error().message()),
+                    Tone::Failure);
                 return;
             }
             reloadList(id);
             showProfile(id);
             if (job->hasError())
-                m_result->setText(tr("Added the profile \"%1\", but its key could not be stored: %2")
-                                      .arg(job->profileName(), job->error().message()));
+                showResult(tr("Added the profile \"%1\", but its key could not be stored: %2")
+                               .arg(job->profileName(), job->error().message()));
             else if (!job->created())
-                m_result->setText(tr("The profile \"%1\" already has %2.").arg(job->profileName(), keyDescription));
+                showResult(tr("The profile \"%1\" already has %2.")
+                               .arg(job->profileName(), keyDescription));
             else if (!job->notice().isEmpty())
-                m_result->setText(tr("Added the profile \"%1\". %2").arg(job->profileName(), job->notice()));
+                showResult(
+                    tr("Added the profile \"%1\". %2").arg(job->profileName(), job->notice()));
             else
-                m_result->setText(tr("Added the profile \"%1\" with %2, stored in the system keychain.")
-                                      .arg(job->profileName(), keyDescription));
+                showResult(tr("Added the profile \"%1\" with %2, stored in the system keychain.")
+                               .arg(job->profileName(), keyDescription));
             Q_EMIT profileSaved(id);
         });
         job->start();
     });
+}
+
+void ProfilesDialog::showResult(const QString &text, Tone tone)
+{
+    QPalette palette = this->palette();
+    switch (tone) {
+    case Tone::Neutral:
+        break;
+    case Tone::Success:
+        palette.setColor(QPalette::WindowText, QColor(0x2e, 0x9e, 0x4f));
+        break;
+    case Tone::Warning:
+        palette.setColor(QPalette::WindowText, QColor(0xb3, 0x74, 0x1a));
+        break;
+    case Tone::Failure:
+        palette.setColor(QPalette::WindowText, QColor(0xd6, 0x3b, 0x3b));
+        break;
+    }
+    m_result->setPalette(palette);
+    m_result->setText(text);
 }
 
 QString ProfilesDialog::testResult() const
@@ -281,28 +302,31 @@ void ProfilesDialog::save()
 {
     const Profile profile = profileFromForm();
     if (const QString problem = profile.validate(); !problem.isEmpty()) {
-        m_result->setText(QStringLiteral("<span style=\"color:#d63b3b\">%1</span>").arg(problem.toHtmlEscaped()));
+        showResult(problem, Tone::Failure);
         return;
     }
     const QString key = m_key->text().trimmed();
     auto *job = new SaveProfileJob(m_profiles, m_keys, profile, key, this);
     m_save->setEnabled(false);
-    connect(job, &Job::finished, this, [this, job, typedKey = !key.isEmpty()] {
+    const QString cleartext = profile.connectionSettings().cleartextWarning();
+    connect(job, &Job::finished, this, [this, job, typedKey = !key.isEmpty(), cleartext] {
         m_save->setEnabled(true);
         const QString id = job->profileId();
         if (id.isEmpty()) {
-            m_result->setText(QStringLiteral("<span style=\"color:#d63b3b\">%1</span>")
-                                  .arg(job->error().message().toHtmlEscaped()));
+            showResult(job->error().message(), Tone::Failure);
             return;
         }
         m_key->clear();
         reloadList(id);
         if (job->hasError())
-            m_result->setText(tr("Saved, but the key could not be stored: %1").arg(job->error().message()));
+            showResult(
+                tr("Saved, but the key could not be stored: %1").arg(job->error().message()));
         else if (!job->notice().isEmpty())
-            m_result->setText(job->notice());
+            showResult(job->notice());
+        else if (!cleartext.isEmpty())
+            showResult(tr("Saved. %1").arg(cleartext), Tone::Warning);
         else
-            m_result->setText(typedKey ? tr("Saved; the key is in the keychain.") : tr("Saved."));
+            showResult(typedKey ? tr("Saved; the key is in the keychain.") : tr("Saved."));
         Q_EMIT profileSaved(id);
     });
     job->start();
@@ -317,7 +341,7 @@ void ProfilesDialog::remove()
     m_keys->deleteKey(id)->start();
     reloadList();
     showProfile({});
-    m_result->setText(tr("Removed."));
+    showResult(tr("Removed."));
 }
 
 void ProfilesDialog::testConnection()
@@ -326,7 +350,7 @@ void ProfilesDialog::testConnection()
         return;
     const Profile profile = profileFromForm();
     if (const QString problem = profile.validate(); !problem.isEmpty()) {
-        m_result->setText(problem);
+        showResult(problem, Tone::Failure);
         return;
     }
     if (profile.isLocal()) {
@@ -339,8 +363,7 @@ void ProfilesDialog::testConnection()
         connect(local, &Job::finished, this, [this, local] {
             m_test->setEnabled(true);
             if (local->hasError())
-                m_result->setText(QStringLiteral("<span style=\"color:#d63b3b\">%1</span>")
-                                      .arg(local->error().message().toHtmlEscaped()));
+                showResult(local->error().message(), Tone::Failure);
             else
                 testWith(local->settings());
         });
@@ -352,7 +375,7 @@ void ProfilesDialog::testConnection()
     if (settings.apiKey.isEmpty() && !m_editingId.isEmpty())
         settings.apiKey = m_keys->sessionKey(m_editingId);
     if (settings.apiKey.isEmpty()) {
-        m_result->setText(tr("Type the API key to test it."));
+        showResult(tr("Type the API key to test it."));
         return;
     }
     testWith(settings);
@@ -368,13 +391,16 @@ void ProfilesDialog::testWith(const ConnectionSettings &settings)
     job->setTimeout(std::chrono::seconds(15));
     m_testJob = job;
     m_test->setEnabled(false);
-    m_result->setText(tr("Testing…"));
-    connect(job, &Job::finished, this, [this, job] {
+    showResult(tr("Testing…"));
+    connect(job, &Job::finished, this, [this, job, cleartext = settings.cleartextWarning()] {
         m_test->setEnabled(true);
-        m_result->setText(job->hasError()
-                              ? QStringLiteral("<span style=\"color:#d63b3b\">%1</span>").arg(job->error().message().toHtmlEscaped())
-                              : QStringLiteral("<span style=\"color:#2e9e4f\">%1</span>")
-                                    .arg(tr("Connected: the server accepted the key.").toHtmlEscaped()));
+        if (job->hasError())
+            showResult(job->error().message(), Tone::Failure);
+        else if (!cleartext.isEmpty())
+            showResult(
+                tr("Connected: the server accepted the key. %1").arg(cleartext), Tone::Warning);
+        else
+            showResult(tr("Connected: the server accepted the key."), Tone::Success);
     });
     job->start();
 }

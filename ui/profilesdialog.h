@@ -42,7 +42,17 @@ Q_SIGNALS:
     void profileSaved(const QString &profileId);
 
 private:
+    enum class Tone
+    {
+        Neutral,
+        Success,
+        Warning,
+        Failure
+    };
+
     void reloadList(const QString &selectId = {});
+    /// Plain text: results quote what servers answered and what the user typed.
+    void showResult(const QString &text, Tone tone = Tone::Neutral);
     void showProfile(const QString &profileId);
     Profile profileFromForm() const;
     void updateKindFields();

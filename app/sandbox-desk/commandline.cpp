@@ -496,7 +496,11 @@ bool CommandLine::openSession(const QStringList &legacyJournalKeys)
         return false;
     }
     QTextStream err(stderr);
-    for (const QString &warning : m_session->warnings())
+    QStringList warnings = m_session->warnings();
+    const bool sendsKey = m_action != Action::History; // the history reads the journal only
+    if (sendsKey && !m_settings.cleartextWarning().isEmpty())
+        warnings.prepend(m_settings.cleartextWarning());
+    for (const QString &warning : std::as_const(warnings))
         err << terminalSafe(tr("warning: %1").arg(warning)) << "\n";
     return true;
 }

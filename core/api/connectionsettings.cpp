@@ -1,6 +1,22 @@
 #include "connectionsettings.h"
 
+#include <QCoreApplication>
+#include <QHostAddress>
+
 namespace sd {
+
+namespace {
+bool sentInClear(const QUrl &url)
+{
+    if (url.scheme() != QLatin1String("http") || url.host().isEmpty())
+        return false;
+    // A name is only known to stay here when it is "localhost": others resolve anywhere.
+    if (url.host().compare(QLatin1String("localhost"), Qt::CaseInsensitive) == 0)
+        return false;
+    const QHostAddress address(url.host());
+    return address.isNull() || !address.isLoopback();
+}
+} // namespace
 
 ConnectionSettings ConnectionSettings::forDomain(const QString &domain)
 {
@@ -43,6 +59,27 @@ QUrl ConnectionSettings::mcpUrl(const QString &sandboxId, const QString &sandbox
 {
     const QString host = sandboxDomain.isEmpty() ? domain : sandboxDomain;
     return QUrl(QStringLiteral("https://%1-%2.%3/mcp").arg(mcpPort).arg(sandboxId, host));
+}
+
+QString ConnectionSettings::cleartextHost() const
+{
+    for (const QUrl &url : { apiUrl, sandboxUrl }) {
+        if (sentInClear(url))
+            return url.host();
+    }
+    return {};
+}
+
+QString ConnectionSettings::cleartextWarning() const
+{
+    const QString host = cleartextHost();
+    if (host.isEmpty())
+        return {};
+    return QCoreApplication::translate("sd::ConnectionSettings",
+        "The API key and the sandboxes' access tokens go to %1 unencrypted (http://): anyone "
+        "on the network in between can read and use them. Use an https:// URL unless that "
+        "network is yours alone.")
+        .arg(host);
 }
 
 } // namespace sd

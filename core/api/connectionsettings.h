@@ -33,6 +33,14 @@ struct ConnectionSettings
     bool routesEnvdByHeader() const { return !sandboxUrl.isEmpty(); }
     /// The public URL of a sandbox's MCP gateway: https://50005-<id>.<domain>/mcp.
     QUrl mcpUrl(const QString &sandboxId, const QString &sandboxDomain = {}) const;
+
+    /// The host that gets the key and the sandboxes' tokens over plain http:// (the API
+    /// URL or the shared sandbox URL naming another computer); empty when every URL is
+    /// https:// or stays on this computer.
+    QString cleartextHost() const;
+    /// Says that whoever is on the network can read the key on its way to
+    /// cleartextHost(), and how to avoid it; empty when cleartextHost() is.
+    QString cleartextWarning() const;
 };
 
 } // namespace sd

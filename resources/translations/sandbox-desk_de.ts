@@ -495,6 +495,13 @@ und endet mit:
     </message>
 </context>
 <context>
+    <name>sd::ConnectionSettings</name>
+    <message>
+        <source>The API key and the sandboxes&apos; access tokens go to %1 unencrypted (http://): anyone on the network in between can read and use them. Use an https:// URL unless that network is yours alone.</source>
+        <translation>Der API-Schlüssel und die Zugriffstoken der Sandboxes gehen unverschlüsselt (http://) an %1: Jeder im Netz dazwischen kann sie lesen und benutzen. Verwenden Sie eine https://-URL, außer das Netz gehört Ihnen allein.</translation>
+    </message>
+</context>
+<context>
     <name>sd::CreateSandboxJob</name>
     <message>
         <source>the created sandbox could not be read: %1</source>
@@ -2912,6 +2919,14 @@ E2B-Sandboxes erstellen, auflisten und aufräumen: Jede fehlgeschlagene Erstellu
     <message>
         <source>Added the profile &quot;%1&quot; with %2, stored in the system keychain.</source>
         <translation>Das Profil „%1“ mit %2 wurde hinzugefügt und im Schlüsselbund des Systems gespeichert.</translation>
+    </message>
+    <message>
+        <source>Saved. %1</source>
+        <translation>Gespeichert. %1</translation>
+    </message>
+    <message>
+        <source>Connected: the server accepted the key. %1</source>
+        <translation>Verbunden: Der Server hat den Schlüssel angenommen. %1</translation>
     </message>
 </context>
 <context>

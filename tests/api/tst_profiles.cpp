@@ -257,6 +257,46 @@ private Q_SLOTS:
             sd::environmentOverrides(profile, env).isEmpty(), profile.isLocal() || env.isEmpty());
     }
 
+    // Only a URL that sends the key over plain http:// to another computer is flagged;
+    // a host name may resolve anywhere, so only "localhost" counts as this computer.
+    void cleartextHostIsAnotherComputerOverHttp_data()
+    {
+        QTest::addColumn<QString>("apiUrl");
+        QTest::addColumn<QString>("sandboxUrl");
+        QTest::addColumn<QString>("host");
+        const auto row
+            = [](const char *name, const char *api, const char *sandboxes, const char *host) {
+                  QTest::newRow(name) << QString::fromLatin1(api) << QString::fromLatin1(sandboxes)
+                                      << QString::fromLatin1(host);
+              };
+        row("E2B cloud", "https://api.e2b.app", "", "");
+        row("loopback", "http://127.0.0.1:49983", "http://127.0.0.1:49983", "");
+        row("all of 127/8", "http://127.3.2.1:80", "", "");
+        row("localhost", "http://LocalHost:3000", "", "");
+        row("IPv6 loopback", "http://[::1]:3000", "", "");
+        row("https elsewhere", "https://e2b.lab.test", "https://10.0.0.5", "");
+        row("http API elsewhere", "http://e2b.lab.test", "", "e2b.lab.test");
+        row("http sandboxes elsewhere", "https://e2b.lab.test", "http://10.0.0.5:8080", "10.0.0.5");
+        row("IPv6 elsewhere", "http://[2001:db8::1]:80", "", "2001:db8::1");
+        row("any address", "http://0.0.0.0:3000", "", "0.0.0.0");
+        row("a name like localhost", "http://localhost.lab.test", "", "localhost.lab.test");
+    }
+
+    void cleartextHostIsAnotherComputerOverHttp()
+    {
+        QFETCH(QString, apiUrl);
+        QFETCH(QString, sandboxUrl);
+        QFETCH(QString, host);
+        ConnectionSettings settings;
+        settings.apiUrl = QUrl(apiUrl);
+        settings.sandboxUrl = QUrl(sandboxUrl);
+        QCOMPARE(settings.cleartextHost(), host);
+        QCOMPARE(settings.cleartextWarning().isEmpty(), host.isEmpty());
+        if (!host.isEmpty())
+            QVERIFY(settings.cleartextWarning().contains(
+                host + QStringLiteral(" unencrypted (http://)")));
+    }
+
     // The Local profile's key is read only after a check of who holds its port
     // (LocalBackendStarter); resolving it here would skip that check.
     void resolveRefusesTheLocalProfile()

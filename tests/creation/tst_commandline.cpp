@@ -552,6 +552,33 @@ private Q_SLOTS:
         QVERIFY(lines.contains("MCP gateway started with 1 server(s)"));
     }
 
+    // A key about to cross the network in clear gets a warning on stderr, before it
+    // goes; a loopback URL (every other test here) gets none.
+    void warnsBeforeSendingTheKeyUnencrypted()
+    {
+        const CliResult loopback = cli(QStringList { QStringLiteral("--list") } + connection());
+        QCOMPARE(loopback.exitCode, 0);
+        QVERIFY2(!loopback.err.contains("unencrypted"), loopback.err.constData());
+
+        // 0.0.0.0 reaches this computer on Linux but names no loopback address.
+        QUrl elsewhere(m_backend.url());
+        elsewhere.setHost(QStringLiteral("0.0.0.0"));
+        const CliResult sent = cli({ QStringLiteral("--list"), QStringLiteral("--api-url"),
+            elsewhere.toString(), QStringLiteral("--sandbox-url"), elsewhere.toString() });
+        QVERIFY2(sent.err.startsWith(
+                     "warning: The API key and the sandboxes' access tokens go to 0.0.0.0 "
+                     "unencrypted (http://): anyone on the network in between can read and use "
+                     "them. Use an https:// URL unless that network is yours alone.\n"),
+            sent.err.constData());
+        QVERIFY(!sent.err.contains(m_backend.apiKey().toUtf8()));
+
+        // --history sends no key: nothing to warn about.
+        const CliResult history = cli(
+            { QStringLiteral("--history"), QStringLiteral("--api-url"), elsewhere.toString() });
+        QCOMPARE(history.exitCode, 0);
+        QVERIFY2(!history.err.contains("unencrypted"), history.err.constData());
+    }
+
     // --kill of an ID the server does not know says so instead of "killed".
     void killOfAnUnknownIdSaysNotFound()
     {

@@ -121,11 +121,12 @@ private Q_SLOTS:
         MainWindow window(options);
         window.show();
         QTRY_VERIFY_WITH_TIMEOUT(window.connectionState() == MainWindow::ConnectionState::Connected, 20000);
-        QVERIFY(window.isolationBanner()->isVisible());
-        QVERIFY2(window.isolationBanner()->text().startsWith(QLatin1String("Sandboxes on this computer run without isolation")),
-                 qPrintable(window.isolationBanner()->text()));
+        QVERIFY(window.connectionWarning()->isVisible());
+        QVERIFY2(window.connectionWarning()->text().startsWith(
+                     QLatin1String("Sandboxes on this computer run without isolation")),
+            qPrintable(window.connectionWarning()->text()));
         window.refresh();
-        QTRY_VERIFY(window.isolationBanner()->isVisible()); // a good refresh does not hide it
+        QTRY_VERIFY(window.connectionWarning()->isVisible()); // a good refresh does not hide it
     }
 
     // Nothing answers: the backend is started, asked to isolate, and found.

@@ -70,6 +70,7 @@ private Q_SLOTS:
     void staleBannerWhenBackendStops();
     void remembersRefreshInterval();
     void switchesToACustomProfile();
+    void warnsWhileTheKeyTravelsUnencrypted();
 
 private:
     QString createSandbox(const Metadata &metadata = {});
@@ -591,6 +592,39 @@ void TestMainWindow::switchesToACustomProfile()
     QVERIFY(m_window->model()->rowOf(a) >= 0);
     auto *combo = m_window->findChild<QComboBox *>(QStringLiteral("profileCombo"));
     QCOMPARE(combo->currentData().toString(), id);
+    m_window->profiles()->remove(id);
+}
+
+void TestMainWindow::warnsWhileTheKeyTravelsUnencrypted()
+{
+    m_window = makeWindow();
+    QVERIFY(refreshWindow());
+    QVERIFY(!m_window->connectionWarning()->isVisible()); // loopback: nothing to say
+
+    // 0.0.0.0 reaches this computer on Linux, but a URL naming it is not loopback:
+    // the same rule as for any other host.
+    QUrl elsewhere(m_backend->url());
+    elsewhere.setHost(QStringLiteral("0.0.0.0"));
+    QString problem;
+    const QString id = m_window->profiles()->save(
+        Profile::custom(QStringLiteral("Lab over http"), elsewhere, elsewhere), &problem);
+    QVERIFY2(!id.isEmpty(), qPrintable(problem));
+    qputenv("E2B_API_KEY", m_backend->apiKey().toUtf8());
+    QSignalSpy refreshed(m_window.get(), &MainWindow::refreshed);
+    m_window->switchProfile(id);
+    QVERIFY(refreshed.wait(kWait));
+    qunsetenv("E2B_API_KEY");
+    QVERIFY(m_window->connectionWarning()->isVisible());
+    QCOMPARE(m_window->connectionWarning()->text(),
+        QStringLiteral(
+            "The API key and the sandboxes' access tokens go to 0.0.0.0 unencrypted (http://): "
+            "anyone on the network in between can read and use them. Use an https:// URL "
+            "unless that network is yours alone."));
+    QVERIFY(!m_window->connectionWarning()->text().contains(m_backend->apiKey()));
+
+    // Back on a profile that keeps the key on this computer, the warning goes.
+    m_window->switchProfile(m_window->profiles()->localProfile().id);
+    QVERIFY(!m_window->connectionWarning()->isVisible());
     m_window->profiles()->remove(id);
 }
 

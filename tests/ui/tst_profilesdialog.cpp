@@ -6,6 +6,7 @@
 #include "profilesdialog.h"
 #include "uitest.h"
 
+#include <QComboBox>
 #include <QDir>
 #include <QFile>
 #include <QFileInfo>
@@ -33,13 +34,15 @@ class TestProfilesDialog : public QObject
 private Q_SLOTS:
     void initTestCase();
     void savesTheKeyInTheKeychainOnly();
+    void savingAnUnencryptedProfileWarns();
     void listsTheLocalProfileWithOnlyItsPortEditable();
     void localTestNeverSendsTheKeyToAnotherUser();
     void usesTheCliLoginInTwoClicks();
     void unusableCliLoginIsExplained();
 
 private:
-    /// Fresh stores for a dialog that offers the E2B CLI's login at a given path.
+    /// Fresh stores for a dialog that offers the E2B CLI's login at a given path (by
+    /// default a path with no login).
     struct Stores
     {
         QSettings settings;
@@ -47,7 +50,7 @@ private:
         KeyStore keys;
         QNetworkAccessManager network;
     };
-    void showDialog(Stores &stores, const QString &cliLoginPath);
+    void showDialog(Stores &stores, const QString &cliLoginPath = {});
     QLineEdit *field(const QString &accessibleName) const;
     QPushButton *button(const QString &text) const;
 
@@ -64,7 +67,9 @@ void TestProfilesDialog::initTestCase()
 void TestProfilesDialog::showDialog(Stores &stores, const QString &cliLoginPath)
 {
     m_dialog = std::make_unique<ProfilesDialog>(&stores.profiles, &stores.keys, &stores.network);
-    m_dialog->setCliLoginPath(cliLoginPath);
+    m_dialog->setCliLoginPath(cliLoginPath.isEmpty()
+            ? m_configDir.filePath(QStringLiteral("no-e2b-cli/config.json"))
+            : cliLoginPath);
     m_dialog->show();
 }
 
@@ -102,12 +107,8 @@ void TestProfilesDialog::listsTheLocalProfileWithOnlyItsPortEditable()
     file.write(backend.apiKey().toUtf8());
     file.close();
 
-    QSettings settings;
-    ProfileStore profiles(&settings);
-    KeyStore keys;
-    QNetworkAccessManager network;
-    m_dialog = std::make_unique<ProfilesDialog>(&profiles, &keys, &network);
-    m_dialog->show();
+    Stores stores;
+    showDialog(stores);
     auto *list = m_dialog->findChild<QListWidget *>();
     QVERIFY(list);
     QVERIFY(list->count() >= 1);
@@ -128,14 +129,14 @@ void TestProfilesDialog::listsTheLocalProfileWithOnlyItsPortEditable()
     apiUrl->setText(QStringLiteral("http://example.test:8080"));
     button(QStringLiteral("&Save"))->click();
     QTRY_VERIFY(m_dialog->testResult().contains(QStringLiteral("http://127.0.0.1:PORT")));
-    QCOMPARE(profiles.localProfile().localPort(), quint16(49900));
+    QCOMPARE(stores.profiles.localProfile().localPort(), quint16(49900));
 
     apiUrl->setText(QStringLiteral("http://127.0.0.1:%1").arg(backend.port()));
     QSignalSpy saved(m_dialog.get(), &ProfilesDialog::profileSaved);
     button(QStringLiteral("&Save"))->click();
     QVERIFY(saved.wait(20000));
     QCOMPARE(saved.first().at(0).toString(), Profile::localId());
-    QCOMPARE(profiles.localProfile().localPort(), backend.port());
+    QCOMPARE(stores.profiles.localProfile().localPort(), backend.port());
 
     list->setCurrentRow(0);
     QCOMPARE(apiUrl->text(), QStringLiteral("http://127.0.0.1:%1").arg(backend.port()));
@@ -182,12 +183,8 @@ void TestProfilesDialog::localTestNeverSendsTheKeyToAnotherUser()
 
 void TestProfilesDialog::savesTheKeyInTheKeychainOnly()
 {
-    QSettings settings;
-    ProfileStore profiles(&settings);
-    KeyStore keys;
-    QNetworkAccessManager network;
-    m_dialog = std::make_unique<ProfilesDialog>(&profiles, &keys, &network);
-    m_dialog->show();
+    Stores stores;
+    showDialog(stores);
 
     const QString key = QStringLiteral("e2b_test_key_") + QUuid::createUuid().toString(QUuid::Id128);
     QLineEdit *name = field(QStringLiteral("Name"));
@@ -209,7 +206,7 @@ void TestProfilesDialog::savesTheKeyInTheKeychainOnly()
     save->click();
     QVERIFY(saved.wait(20000));
     const QString id = saved.first().at(0).toString();
-    const std::optional<Profile> profile = profiles.profile(id);
+    const std::optional<Profile> profile = stores.profiles.profile(id);
     QVERIFY(profile);
     QCOMPARE(profile->name, QStringLiteral("Team cloud"));
     QCOMPARE(profile->domain, QStringLiteral("team.example.test"));
@@ -227,6 +224,42 @@ void TestProfilesDialog::savesTheKeyInTheKeychainOnly()
 
     // Leave the keyring as it was.
     QVERIFY(test::runJob(fresh.deleteKey(id)));
+}
+
+// A self-hosted API on plain http:// elsewhere is allowed (a lab network may need it),
+// with the risk said where the profile is made.
+void TestProfilesDialog::savingAnUnencryptedProfileWarns()
+{
+    Stores stores;
+    showDialog(stores);
+
+    QComboBox *kind = nullptr;
+    for (QComboBox *combo : m_dialog->findChildren<QComboBox *>()) {
+        if (combo->accessibleName() == QLatin1String("Kind"))
+            kind = combo;
+    }
+    QVERIFY(kind);
+    kind->setCurrentIndex(kind->findData(int(Profile::Kind::Custom)));
+    field(QStringLiteral("Name"))->setText(QStringLiteral("Lab"));
+    field(QStringLiteral("API URL"))->setText(QStringLiteral("http://e2b.lab.test:3000"));
+    field(QStringLiteral("Sandbox URL"))->setText(QStringLiteral("http://e2b.lab.test:5007"));
+    QSignalSpy saved(m_dialog.get(), &ProfilesDialog::profileSaved);
+    button(QStringLiteral("&Save"))->click();
+    QVERIFY(saved.wait(20000));
+    QCOMPARE(m_dialog->testResult(),
+        QStringLiteral(
+            "Saved. The API key and the sandboxes' access tokens go to e2b.lab.test unencrypted "
+            "(http://): anyone on the network in between can read and use them. Use an https:// "
+            "URL unless that network is yours alone."));
+    QVERIFY(stores.profiles.profile(saved.first().at(0).toString()));
+
+    // The same profile on https:// saves without a word of it.
+    field(QStringLiteral("API URL"))->setText(QStringLiteral("https://e2b.lab.test"));
+    field(QStringLiteral("Sandbox URL"))->setText(QStringLiteral("https://e2b.lab.test:5007"));
+    button(QStringLiteral("&Save"))->click();
+    QVERIFY(saved.wait(20000));
+    QCOMPARE(m_dialog->testResult(), QStringLiteral("Saved."));
+    stores.profiles.remove(saved.first().at(0).toString());
 }
 
 // A team login (the CLI's version 1 file): the dialog names the team, asks, and the
