@@ -1,5 +1,6 @@
 #include "historyview.h"
 
+#include "common/logging.h"
 #include "journal/creationjournal.h"
 
 #include <QAction>
@@ -453,7 +454,8 @@ void CreationHistoryView::showSelected()
     m_summary->setText(lines.join(QStringLiteral("<br>")));
     showTimeline(r);
 
-    const QString text = r.gatewayStderr
+    // The sandbox wrote this: a bidirectional override would reorder what follows it.
+    const QString text = terminalSafe(r.gatewayStderr)
         + (r.gatewayStderrTruncated
                 ? tr("\n[… output truncated at %1 KiB]").arg(CreationJournal::maxStderrBytes / 1024)
                 : QString());

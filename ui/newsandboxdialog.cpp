@@ -1,5 +1,6 @@
 #include "newsandboxdialog.h"
 
+#include "common/logging.h"
 #include "session/session.h"
 
 #include "keyvaluetable.h"
@@ -772,8 +773,12 @@ void NewSandboxDialog::startCreation()
     m_job = std::make_unique<CreationJob>(m_context, req);
     m_job->setAutoDelete(false);
     connect(m_job.get(), &CreationJob::stateChanged, this, &NewSandboxDialog::onStateChanged);
-    connect(m_job.get(), &CreationJob::gatewayStderrReceived, this, &NewSandboxDialog::appendOutput);
-    connect(m_job.get(), &CreationJob::gatewayStdoutReceived, this, &NewSandboxDialog::appendOutput);
+    m_gatewayStdout = {};
+    m_gatewayStderr = {};
+    connect(m_job.get(), &CreationJob::gatewayStderrReceived, this,
+        [this](const QByteArray &data) { appendOutput(m_gatewayStderr.take(data)); });
+    connect(m_job.get(), &CreationJob::gatewayStdoutReceived, this,
+        [this](const QByteArray &data) { appendOutput(m_gatewayStdout.take(data)); });
     connect(m_job.get(), &CreationJob::sandboxAllocated, this, [this](const QString &id) {
         m_progressTitle->setText(tr("Creating sandbox %1 from %2…").arg(id, m_job->templateId()));
     });
@@ -863,18 +868,25 @@ void NewSandboxDialog::onStateChanged(CreationState state)
     m_lastState = state;
 }
 
-void NewSandboxDialog::appendOutput(const QByteArray &data)
+void NewSandboxDialog::appendOutput(const QByteArray &text)
 {
+    if (text.isEmpty())
+        return;
     QScrollBar *bar = m_output->verticalScrollBar();
     const bool atEnd = bar->value() == bar->maximum();
     m_output->moveCursor(QTextCursor::End);
-    m_output->insertPlainText(QString::fromUtf8(data));
+    // The sandbox writes this: a bidirectional override would reorder what follows it.
+    m_output->insertPlainText(terminalSafe(QString::fromUtf8(text)));
     if (atEnd)
         bar->setValue(bar->maximum());
 }
 
 void NewSandboxDialog::onFinished()
 {
+    for (LineBuffer *lines : { &m_gatewayStdout, &m_gatewayStderr }) {
+        if (const QByteArray rest = lines->takeRest(); !rest.isEmpty())
+            appendOutput(rest + '\n');
+    }
     CreationJob *job = m_job.get();
     const bool ready = job->state() == CreationState::Ready;
     m_cancelButton->hide();

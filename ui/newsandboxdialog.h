@@ -1,5 +1,6 @@
 #pragma once
 
+#include "common/linebuffer.h"
 #include "creation/creationjob.h"
 #include "mcp/mcpcatalog.h"
 #include "session/session.h"
@@ -97,7 +98,7 @@ private:
     void showForm(bool clearSecrets);
     void onStateChanged(CreationState state);
     void onFinished();
-    void appendOutput(const QByteArray &data);
+    void appendOutput(const QByteArray &text);
 
     void filterServers(const QString &text);
     void showServerOptions(const QString &serverId);
@@ -138,6 +139,8 @@ private:
     QLabel *m_progressTitle = nullptr;
     QListWidget *m_steps = nullptr;
     QPlainTextEdit *m_output = nullptr;
+    LineBuffer m_gatewayStdout; ///< whole lines only: the two streams would mix mid-line
+    LineBuffer m_gatewayStderr;
     QLabel *m_outputTitle = nullptr;
     MessageBanner *m_outcome = nullptr;
     QPushButton *m_cancelButton = nullptr;

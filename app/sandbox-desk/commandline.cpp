@@ -740,10 +740,12 @@ void CommandLine::runCreate()
         });
         connect(job, &CreationJob::sandboxAllocated, this,
             [this](const QString &id) { printText(tr("sandbox %1\n").arg(id)); });
-        connect(job, &CreationJob::gatewayStderrReceived, this,
-            [this](const QByteArray &data) { printGatewayLines(&m_gatewayStderr, data); });
-        connect(job, &CreationJob::gatewayStdoutReceived, this,
-            [this](const QByteArray &data) { printGatewayLines(&m_gatewayStdout, data); });
+        connect(job, &CreationJob::gatewayStderrReceived, this, [this](const QByteArray &data) {
+            printText(QString::fromUtf8(m_gatewayStderr.take(data)));
+        });
+        connect(job, &CreationJob::gatewayStdoutReceived, this, [this](const QByteArray &data) {
+            printText(QString::fromUtf8(m_gatewayStdout.take(data)));
+        });
     }
     connect(job, &Job::finished, this, [this, job] {
         const CreationState state = job->state();
@@ -765,9 +767,9 @@ void CommandLine::runCreate()
                 { QStringLiteral("warnings"), warnings } };
             printJson(QJsonDocument(doc));
         } else {
-            for (QByteArray *rest : { &m_gatewayStdout, &m_gatewayStderr }) {
-                if (!rest->isEmpty())
-                    printText(QString::fromUtf8(std::exchange(*rest, {}) + '\n'));
+            for (LineBuffer *lines : { &m_gatewayStdout, &m_gatewayStderr }) {
+                if (const QByteArray rest = lines->takeRest(); !rest.isEmpty())
+                    printText(QString::fromUtf8(rest + '\n'));
             }
             QString text;
             for (const QJsonValue &warning : std::as_const(warnings))
@@ -822,18 +824,6 @@ void CommandLine::printJson(const QJsonDocument &doc)
     const QByteArray data = doc.toJson(QJsonDocument::Indented);
     std::fwrite(data.constData(), 1, size_t(data.size()), stdout);
     std::fflush(stdout);
-}
-
-void CommandLine::printGatewayLines(QByteArray *pending, const QByteArray &data)
-{
-    // Whole lines only: the gateway's two streams arrive in pieces and would otherwise
-    // interleave in the middle of a line.
-    pending->append(data);
-    const qsizetype end = pending->lastIndexOf('\n') + 1;
-    if (end == 0)
-        return;
-    printText(QString::fromUtf8(pending->left(end)));
-    pending->remove(0, end);
 }
 
 void CommandLine::printText(const QString &text)

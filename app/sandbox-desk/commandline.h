@@ -2,6 +2,7 @@
 
 #include "api/connectionsettings.h"
 #include "common/error.h"
+#include "common/linebuffer.h"
 
 #include <QCommandLineParser>
 #include <QJsonObject>
@@ -100,7 +101,6 @@ private:
     void printText(const QString &text);
     /// Prints the complete lines of the gateway's output in `pending` + `data`; keeps
     /// the rest in `pending`.
-    void printGatewayLines(QByteArray *pending, const QByteArray &data);
     static int exitCodeFor(const Error &error);
 
     QCommandLineParser m_parser;
@@ -113,8 +113,8 @@ private:
     std::unique_ptr<KeyStore> m_keys;
     Session *m_session = nullptr;
     QPointer<CreationJob> m_creation;
-    QByteArray m_gatewayStdout; ///< the gateway's output since its last full line
-    QByteArray m_gatewayStderr;
+    LineBuffer m_gatewayStdout; ///< whole lines only: the two streams would mix mid-line
+    LineBuffer m_gatewayStderr;
 };
 
 } // namespace sd

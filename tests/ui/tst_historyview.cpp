@@ -494,6 +494,33 @@ private Q_SLOTS:
         QVERIFY(view.select(other.history().constFirst().creationId));
         QVERIFY(view.timeline()->topLevelItemCount() > 0);
     }
+
+    // A sandbox writes the gateway's stderr: shown, it cannot reorder the text after it
+    // (bidirectional override) nor hide bytes; a split character shows whole.
+    void stderrFromTheSandboxIsShownEscaped()
+    {
+        CreationJournal journal(m_dir.filePath(QStringLiteral("hostile.jsonl")));
+        QVERIFY(journal.open());
+        CreationIntent intent;
+        intent.creationId = QStringLiteral("hostile-stderr");
+        intent.templateId = QStringLiteral("mcp-gateway");
+        intent.timeoutSeconds = 300;
+        int written = 0;
+        const auto count = [&written](bool ok) { written += ok ? 1 : 0; };
+        journal.appendQueued(CreationJournal::intentRecord(intent), this, count);
+        journal.appendQueued(CreationJournal::gatewayStderrRecord(intent.creationId,
+                                 "server \"a\xe2\x80\xae"
+                                 "b\" failed \x1b[2J\tcaf\xc3\xa9\n"),
+            this, count);
+        QTRY_COMPARE(written, 2);
+
+        CreationHistoryView view;
+        view.setJournal(&journal);
+        view.show();
+        QVERIFY(view.select(intent.creationId));
+        QCOMPARE(view.gatewayStderr()->toPlainText(),
+            QStringLiteral("server \"a\\u202eb\" failed \\x1b[2J\tcafé\n"));
+    }
 };
 
 QTEST_MAIN(TestHistoryView)

@@ -67,6 +67,7 @@ private Q_SLOTS:
     void secretOptionsAreMasked();
     void successfulCreationThroughTheDialog();
     void successfulMcpCreationShowsGatewayOutput();
+    void gatewayOutputIsShownEscaped();
     void failedCreationRollsBackAndRetryClearsSecrets();
     void failedCreationShowsRollbackAndFlagsOrphan();
 
@@ -408,6 +409,34 @@ void TestNewSandboxDialog::successfulMcpCreationShowsGatewayOutput()
     QCOMPARE(steps->item(1)->data(Qt::AccessibleTextRole).toString(),
              QStringLiteral("%1: done").arg(displayName(CreationState::StartingGateway)));
     QCOMPARE(backendIds(), QStringList{dialog->job()->sandboxId()});
+}
+
+// The gateway echoes a server name it does not know: text from the sandbox, shown
+// with its controls and bidirectional overrides as escapes, one whole line.
+void TestNewSandboxDialog::gatewayOutputIsShownEscaped()
+{
+    auto dialog = makeDialog();
+    const QString hostile = QStringLiteral("x\u202ey\x1b[2J");
+    dialog->setMcpJson(
+        QString::fromUtf8(QJsonDocument(QJsonObject { { hostile, QJsonObject() } }).toJson()));
+    auto *force = dialog->findChild<QCheckBox *>(QStringLiteral("forceCheck"));
+    QVERIFY(force->isVisibleTo(dialog.get())); // not in the catalog: a warning
+    force->setChecked(true);
+    QVERIFY2(dialog->canCreate(), qPrintable(dialog->validationMessage()));
+    QSignalSpy finished(dialog.get(), &NewSandboxDialog::creationFinished);
+    dialog->findChild<QPushButton *>(QStringLiteral("createButton"))->click();
+    QVERIFY(finished.wait(kWait));
+    QVERIFY2(finished.first().at(1).toBool(), qPrintable(dialog->job()->errorMessage()));
+    const QString shown
+        = dialog->findChild<QPlainTextEdit *>(QStringLiteral("gatewayOutput"))->toPlainText();
+    QVERIFY2(!shown.contains(QChar(0x202e)) && !shown.contains(QChar(0x1b)), qPrintable(shown));
+    QVERIFY2(shown.split(QLatin1Char('\n'))
+                 .contains(QStringLiteral(
+                     "mcp-gateway: warning: \"x\\u202ey\\x1b[2J\" is not an MCP server in the "
+                     "catalog, so its options cannot be checked; the gateway may not be able to "
+                     "start it. Check the spelling of the server name.")),
+        qPrintable(shown));
+    QCOMPARE(backendIds(), QStringList { dialog->job()->sandboxId() });
 }
 
 void TestNewSandboxDialog::failedCreationRollsBackAndRetryClearsSecrets()
