@@ -1,5 +1,6 @@
 #include "detailpane.h"
 
+#include "common/logging.h"
 #include "detailtabs.h"
 
 #include <QFontDatabase>
@@ -92,6 +93,7 @@ DetailPane::DetailPane(QWidget *parent)
     m_metadata->horizontalHeader()->setStretchLastSection(true);
     m_metadata->verticalHeader()->hide();
     m_metadata->setEditTriggers(QAbstractItemView::NoEditTriggers);
+    m_metadata->setObjectName(QStringLiteral("sandboxMetadata"));
     m_metadata->setAccessibleName(tr("Metadata"));
     m_metadata->setMinimumHeight(80);
     detailsLayout->addWidget(m_metadata, 1);
@@ -207,21 +209,23 @@ void DetailPane::showSandbox(const Sandbox *sandbox, const std::optional<OrphanF
     set("mcp", m_mcpUrl.isEmpty() ? tr("none (no public domain for this sandbox)") : m_mcpUrl);
     m_copyMcp->setEnabled(!m_mcpUrl.isEmpty());
 
-    if (!sameSandbox || m_metadata->rowCount() != sandbox->metadata.size()
-        || [&] {
-               int row = 0;
-               for (auto it = sandbox->metadata.begin(); it != sandbox->metadata.end(); ++it, ++row) {
-                   if (m_metadata->item(row, 0)->text() != it.key()
-                       || m_metadata->item(row, 1)->text() != it.value())
-                       return true;
-               }
-               return false;
-           }()) {
-        m_metadata->setRowCount(int(sandbox->metadata.size()));
-        int row = 0;
-        for (auto it = sandbox->metadata.begin(); it != sandbox->metadata.end(); ++it, ++row) {
-            m_metadata->setItem(row, 0, new QTableWidgetItem(it.key()));
-            m_metadata->setItem(row, 1, new QTableWidgetItem(it.value()));
+    // Whoever created the sandbox wrote its metadata: shown with its control and
+    // reordering characters as escapes.
+    QList<std::pair<QString, QString>> metadata;
+    for (auto it = sandbox->metadata.begin(); it != sandbox->metadata.end(); ++it)
+        metadata.append({ terminalSafe(it.key(), false), terminalSafe(it.value(), false) });
+    if (!sameSandbox || m_metadata->rowCount() != metadata.size() || [&] {
+            for (int row = 0; row < metadata.size(); ++row) {
+                if (m_metadata->item(row, 0)->text() != metadata.at(row).first
+                    || m_metadata->item(row, 1)->text() != metadata.at(row).second)
+                    return true;
+            }
+            return false;
+        }()) {
+        m_metadata->setRowCount(int(metadata.size()));
+        for (int row = 0; row < metadata.size(); ++row) {
+            m_metadata->setItem(row, 0, new QTableWidgetItem(metadata.at(row).first));
+            m_metadata->setItem(row, 1, new QTableWidgetItem(metadata.at(row).second));
         }
     }
 }

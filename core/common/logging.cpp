@@ -1,5 +1,6 @@
 #include "logging.h"
 
+#include <algorithm>
 #include <utility>
 
 Q_LOGGING_CATEGORY(lcApi, "sd.api", QtInfoMsg)
@@ -25,18 +26,33 @@ void verboseFilter(QLoggingCategory *category)
         category->setEnabled(QtInfoMsg, true);
     }
 }
+
+bool isControl(char16_t u, bool keepNewlines)
+{
+    const bool kept = u == u'\t' || (u == u'\n' && keepNewlines);
+    return (u < 0x20 && !kept) || (u >= 0x7f && u <= 0x9f);
+}
+
+bool isBidiOverride(char16_t u)
+{
+    return (u >= 0x202a && u <= 0x202e) || (u >= 0x2066 && u <= 0x2069);
+}
 } // namespace
 
-QString terminalSafe(QStringView text, bool keepNewlines)
+QString terminalSafe(const QString &text, bool keepNewlines)
 {
+    const auto unsafe = [keepNewlines](QChar c) {
+        return isControl(c.unicode(), keepNewlines) || isBidiOverride(c.unicode());
+    };
+    if (std::none_of(text.begin(), text.end(), unsafe))
+        return text; // the common case: shared, not copied (a table shows it per cell)
     QString safe;
-    safe.reserve(text.size());
+    safe.reserve(text.size() + 16);
     for (const QChar c : text) {
         const char16_t u = c.unicode();
-        const bool kept = u == u'\t' || (u == u'\n' && keepNewlines);
-        if ((u < 0x20 && !kept) || (u >= 0x7f && u <= 0x9f))
+        if (isControl(u, keepNewlines))
             safe += QStringLiteral("\\x%1").arg(uint(u), 2, 16, QLatin1Char('0'));
-        else if ((u >= 0x202a && u <= 0x202e) || (u >= 0x2066 && u <= 0x2069))
+        else if (isBidiOverride(u))
             safe += QStringLiteral("\\u%1").arg(uint(u), 4, 16, QLatin1Char('0'));
         else
             safe += c;

@@ -26,7 +26,7 @@ bool verboseLoggingEnabled();
 /// bidirectional overrides ("\x1b", "\u202e"). For text from a server, a sandbox or
 /// a client on its way to a terminal or a log: it cannot retitle the terminal, write
 /// to its clipboard, hide or reorder what was printed, or forge a log line.
-QString terminalSafe(QStringView text, bool keepNewlines = true);
+QString terminalSafe(const QString &text, bool keepNewlines = true);
 
 /// Passes every message of this process through terminalSafe(), newlines included so
 /// that a message stays one line, before the handler that was installed until then.

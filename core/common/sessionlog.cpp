@@ -1,5 +1,7 @@
 #include "sessionlog.h"
 
+#include "logging.h"
+
 #include <QMetaObject>
 
 namespace sd {
@@ -74,6 +76,9 @@ void SessionLog::handleMessage(QtMsgType type, const QMessageLogContext &context
 
 void SessionLog::append(LogEntry entry)
 {
+    // Messages quote servers and sandboxes; the view shows them and "Copy" hands them
+    // to a terminal, as stderr does: one line each, no control or reordering character.
+    entry.message = terminalSafe(entry.message, false);
     if (entry.message.size() > maxMessageChars) {
         entry.message.truncate(maxMessageChars);
         entry.message += QStringLiteral("… (cut)");

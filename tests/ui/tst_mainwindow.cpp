@@ -71,6 +71,7 @@ private Q_SLOTS:
     void remembersRefreshInterval();
     void switchesToACustomProfile();
     void warnsWhileTheKeyTravelsUnencrypted();
+    void metadataIsShownEscaped();
 
 private:
     QString createSandbox(const Metadata &metadata = {});
@@ -626,6 +627,25 @@ void TestMainWindow::warnsWhileTheKeyTravelsUnencrypted()
     m_window->switchProfile(m_window->profiles()->localProfile().id);
     QVERIFY(!m_window->connectionWarning()->isVisible());
     m_window->profiles()->remove(id);
+}
+
+// Whoever created a sandbox wrote its metadata: in the list and the detail pane a
+// bidirectional override cannot reorder the text, nor a control character hide in it.
+void TestMainWindow::metadataIsShownEscaped()
+{
+    const QString a = createSandbox({ { "owner", QStringLiteral("eve\u202egnp.exe\x1b[8m") } });
+    m_window = makeWindow();
+    QVERIFY(refreshWindow());
+    const QString shown = QStringLiteral("owner=eve\\u202egnp.exe\\x1b[8m");
+    SandboxTableModel *model = m_window->model();
+    QCOMPARE(
+        model->index(model->rowOf(a), SandboxTableModel::MetadataColumn).data().toString(), shown);
+    QVERIFY(m_window->selectSandbox(a));
+    auto *table
+        = m_window->detailPane()->findChild<QTableWidget *>(QStringLiteral("sandboxMetadata"));
+    QVERIFY(table);
+    QCOMPARE(table->rowCount(), 1);
+    QCOMPARE(table->item(0, 0)->text() + QLatin1Char('=') + table->item(0, 1)->text(), shown);
 }
 
 QTEST_MAIN(TestMainWindow)

@@ -38,6 +38,7 @@ private Q_SLOTS:
     void ringBufferKeepsTheLastMessages();
     void modelFollowsTheLogWithoutReset();
     void verboseCreationLeavesNoSecretInTheView();
+    void messagesAreKeptAsOneSafeLine();
 
 private:
     QTemporaryDir m_configDir;
@@ -159,6 +160,20 @@ void TestSessionLog::verboseCreationLeavesNoSecretInTheView()
     QCOMPARE(copied, view->model()->text());
     for (const QString &secret : secrets)
         QVERIFY2(!copied.contains(secret), "a secret reached the copied log");
+}
+
+// A message may quote a server or a sandbox: kept, shown and copied as one line without
+// control or reordering characters, as stderr gets it.
+void TestSessionLog::messagesAreKeptAsOneSafeLine()
+{
+    installTerminalSafeLogging(); // as main() does, so stderr gets no raw control either
+    SessionLog *log = SessionLog::install();
+    qCWarning(lcApi).noquote() << QStringLiteral("proxy said \x1b]0;x\x07"
+                                                 "a\u202eb\nsd.api  warning  forged");
+    const LogEntry entry = log->entries().constLast();
+    QCOMPARE(entry.message,
+        QStringLiteral("proxy said \\x1b]0;x\\x07a\\u202eb\\x0asd.api  warning  forged"));
+    QVERIFY(log->text().endsWith(entry.message + QLatin1Char('\n')));
 }
 
 QTEST_MAIN(TestSessionLog)

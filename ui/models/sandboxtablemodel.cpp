@@ -1,5 +1,7 @@
 #include "sandboxtablemodel.h"
 
+#include "common/logging.h"
+
 #include <QColor>
 #include <QFontDatabase>
 #include <QGuiApplication>
@@ -172,7 +174,8 @@ QString SandboxTableModel::compactMetadata(const Metadata &metadata)
             continue;
         if (!text.isEmpty())
             text += QLatin1String(", ");
-        text += it.key() + QLatin1Char('=') + it.value();
+        // Whoever created the sandbox wrote these: no control or reordering character.
+        text += terminalSafe(it.key(), false) + QLatin1Char('=') + terminalSafe(it.value(), false);
     }
     return text;
 }
@@ -293,8 +296,8 @@ QVariant SandboxTableModel::data(const QModelIndex &index, int role) const
         if (role == Qt::ToolTipRole && !s.metadata.isEmpty()) {
             QStringList lines;
             for (auto it = s.metadata.begin(); it != s.metadata.end(); ++it)
-                lines.append(it.key().toHtmlEscaped() + QLatin1String(" = <b>")
-                             + it.value().toHtmlEscaped() + QLatin1String("</b>"));
+                lines.append(terminalSafe(it.key(), false).toHtmlEscaped() + QLatin1String(" = <b>")
+                    + terminalSafe(it.value(), false).toHtmlEscaped() + QLatin1String("</b>"));
             return lines.join(QLatin1String("<br>"));
         }
         break;
