@@ -343,9 +343,20 @@ bool CommandLine::parse(const QStringList &arguments)
         if (!ok || value < 0)
             return usage(tr("--%1 needs a number of seconds.").arg(name));
     }
-    if (m_parser.isSet(QStringLiteral("api-url"))
-        && !QUrl(m_parser.value(QStringLiteral("api-url"))).isValid())
-        return usage(tr("--api-url is not a valid URL."));
+    for (const char *option : { "api-url", "sandbox-url" }) {
+        const QString name = QString::fromLatin1(option);
+        if (!m_parser.isSet(name))
+            continue;
+        // Rejected before anything is sent: "localhost:3000" reads as a URL of scheme
+        // "localhost" and would only fail at the first request.
+        const QUrl url(m_parser.value(name), QUrl::StrictMode);
+        const bool web
+            = url.scheme() == QLatin1String("http") || url.scheme() == QLatin1String("https");
+        if (!url.isValid() || !web || url.host().isEmpty())
+            return usage(tr("--%1 \"%2\" is not an http or https URL: write it whole, such as "
+                            "https://api.e2b.app or http://127.0.0.1:49983.")
+                             .arg(name, m_parser.value(name)));
+    }
     if (m_parser.isSet(QStringLiteral("local-port"))) {
         if (m_parser.isSet(QStringLiteral("api-url")))
             return usage(tr("--local-port applies to the Local profile; drop it or --api-url."));

@@ -294,10 +294,6 @@
         <translation>--%1 braucht eine Anzahl Sekunden.</translation>
     </message>
     <message>
-        <source>--api-url is not a valid URL.</source>
-        <translation>--api-url ist keine gültige URL.</translation>
-    </message>
-    <message>
         <source>--local-port applies to the Local profile; drop it or --api-url.</source>
         <translation>--local-port gilt für das lokale Profil; lassen Sie es oder --api-url weg.</translation>
     </message>
@@ -478,6 +474,10 @@ und endet mit:
 </source>
         <translation>%1 wurde nicht gefunden: Keine Sandbox mit dieser ID läuft oder ist pausiert
 </translation>
+    </message>
+    <message>
+        <source>--%1 &quot;%2&quot; is not an http or https URL: write it whole, such as https://api.e2b.app or http://127.0.0.1:49983.</source>
+        <translation>--%1 &quot;%2&quot; ist keine http- oder https-URL: Schreiben Sie sie vollständig, etwa https://api.e2b.app oder http://127.0.0.1:49983.</translation>
     </message>
 </context>
 <context>

@@ -677,6 +677,22 @@ private Q_SLOTS:
             QStringLiteral("50000"), QStringLiteral("--api-url"), m_backend.url() });
         QCOMPARE(portForCloud.exitCode, 2);
         QVERIFY(portForCloud.err.contains("--local-port applies to the Local profile"));
+
+        // "localhost:3000" parses as a URL of scheme "localhost": refused here, not at
+        // the first request, and nothing is created.
+        const QStringList before = m_backend.listIds();
+        for (const auto &[option, url] : { std::pair { "--api-url", "localhost:3000" },
+                 std::pair { "--api-url", "127.0.0.1:3000" }, std::pair { "--api-url", "ftp://h/" },
+                 std::pair { "--sandbox-url", "http://" } }) {
+            const CliResult bad = cli({ QStringLiteral("--create"), QStringLiteral("--api-url"),
+                m_backend.url(), QString::fromLatin1(option), QString::fromLatin1(url) });
+            QCOMPARE(bad.exitCode, 2);
+            QCOMPARE(bad.err,
+                QByteArray(option) + " \"" + url
+                    + "\" is not an http or https URL: write it whole, such as "
+                      "https://api.e2b.app or http://127.0.0.1:49983.\nTry --help.\n");
+        }
+        QCOMPARE(m_backend.listIds(), before);
     }
 
     // Help and version are command-line mode: they must work where no display exists.
