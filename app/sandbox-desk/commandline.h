@@ -99,8 +99,6 @@ private:
     void printJson(const QJsonDocument &doc);
     /// Text on stdout, its control characters shown as escapes.
     void printText(const QString &text);
-    /// Prints the complete lines of the gateway's output in `pending` + `data`; keeps
-    /// the rest in `pending`.
     static int exitCodeFor(const Error &error);
 
     QCommandLineParser m_parser;

@@ -24,8 +24,9 @@ bool verboseLoggingEnabled();
 /// `text` with what a terminal would act on written as visible escapes: C0 and C1
 /// control characters (but tab, and newline when `keepNewlines`), DEL, and the
 /// bidirectional overrides ("\x1b", "\u202e"). For text from a server, a sandbox or
-/// a client on its way to a terminal or a log: it cannot retitle the terminal, write
-/// to its clipboard, hide or reorder what was printed, or forge a log line.
+/// a client on its way to a terminal, a log or the window: it cannot retitle the
+/// terminal, write to its clipboard, hide or reorder what was shown, or forge a log
+/// line. Returns `text` itself, shared, when nothing needs escaping.
 QString terminalSafe(const QString &text, bool keepNewlines = true);
 
 /// Passes every message of this process through terminalSafe(), newlines included so
