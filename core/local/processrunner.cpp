@@ -54,6 +54,9 @@ const QStringList UnprivilegedJail { QStringLiteral("--unshare-user"), QStringLi
     JailUid, QStringLiteral("--gid"), JailUid, QStringLiteral("--cap-drop"),
     QStringLiteral("ALL") };
 constexpr int MetricsIntervalMs = 5000;
+// How often the groups of removed sandboxes are tried again while a killed process
+// keeps one busy (it is gone within milliseconds unless the machine is stalled).
+constexpr int RetiredGroupsIntervalMs = 1000;
 // Output read from a process's pipe at once, and at most drained after it ended.
 constexpr qsizetype OutputReadLimit = 256 * 1024;
 constexpr qsizetype OutputDrainLimit = 1024 * 1024;
@@ -204,6 +207,20 @@ void detachJailedChild()
 {
     detachChild();
     ::prctl(PR_SET_NO_NEW_PRIVS, 1, 0, 0, 0);
+}
+
+/// The children of `pid` now, from /proc.
+QList<qint64> childrenOf(qint64 pid)
+{
+    QList<qint64> out;
+    QFile children(QStringLiteral("/proc/%1/task/%1/children").arg(pid));
+    if (children.open(QIODevice::ReadOnly)) {
+        for (const QByteArray &field : children.readAll().split(' ')) {
+            if (const qint64 child = field.trimmed().toLongLong(); child > 0)
+                out.append(child);
+        }
+    }
+    return out;
 }
 
 QString nsenterPath() { return QStandardPaths::findExecutable(QStringLiteral("nsenter")); }
@@ -634,9 +651,7 @@ void SandboxRuntime::onJailOutput()
         return;
     m_jailPid = m_jail->processId();
     // bwrap forks the namespace's pid 1; that child is what nsenter joins.
-    QFile children(QStringLiteral("/proc/%1/task/%1/children").arg(m_jailPid));
-    if (children.open(QIODevice::ReadOnly))
-        m_jailInit = children.readAll().trimmed().split(' ').value(0).toLongLong();
+    m_jailInit = childrenOf(m_jailPid).value(0);
     if (m_jailInit <= 0) {
         m_jailError = tr("the sandbox's jail did not come up");
         m_jail->kill();
@@ -1042,8 +1057,16 @@ void SandboxRuntime::stop(const QString &reason)
         ::kill(pid_t(pid), SIGKILL);
     for (SandboxProcess *p : processes())
         ::kill(-pid_t(p->pid()), SIGKILL);
-    if (m_jail && m_jail->state() != QProcess::NotRunning)
+    if (m_jail && m_jail->state() != QProcess::NotRunning) {
+        // A jail still being set up: bwrap's child, the namespace's pid 1 to be, has
+        // not yet been told to die with bwrap and would wait for it for ever, as root.
+        const QList<qint64> settingUp = childrenOf(m_jail->processId());
         m_jail->kill();
+        for (qint64 pid : settingUp)
+            ::kill(pid_t(pid), SIGKILL);
+    }
+    // Whatever the scans above could not see is still in the sandbox's group.
+    m_cgroup.killAll();
     stopNetwork();
     if (m_isolation == Isolation::None) {
         // Catch what forked between the two scans.
@@ -1131,6 +1154,14 @@ ProcessRunner::ProcessRunner(Options options, QObject *parent)
     , m_options(std::move(options))
 {
     sweepLeftovers();
+    m_retiredGroupsTimer.setInterval(RetiredGroupsIntervalMs);
+    connect(&m_retiredGroupsTimer, &QTimer::timeout, this, [this] {
+        SandboxCgroup::removeRetired();
+        if (!SandboxCgroup::hasRetired())
+            m_retiredGroupsTimer.stop();
+    });
+    // Groups an earlier backend left with processes in them (killed at its start).
+    removeRetiredGroupsLater();
     // The mcp-gateway template's PATH gets a folder holding only the gateway (a link
     // to the built binary), not every binary of the build.
     const QString binary = m_options.gatewayBinDir + QStringLiteral("/mcp-gateway");
@@ -1257,6 +1288,12 @@ void ProcessRunner::applySample(const Usage &usage)
     Q_EMIT sampled();
 }
 
+void ProcessRunner::removeRetiredGroupsLater()
+{
+    if (SandboxCgroup::hasRetired() && !m_retiredGroupsTimer.isActive())
+        m_retiredGroupsTimer.start();
+}
+
 bool ProcessRunner::hasLiveProcesses() { return liveProcesses > 0; }
 
 SandboxRuntime *ProcessRunner::create(const SandboxRuntimeConfig &config, QString *error)
@@ -1272,6 +1309,8 @@ SandboxRuntime *ProcessRunner::create(const SandboxRuntimeConfig &config, QStrin
         return nullptr;
     }
     m_runtimes.append(runtime);
+    // Its group goes with it once what it killed has exited.
+    connect(runtime, &QObject::destroyed, this, &ProcessRunner::removeRetiredGroupsLater);
     if (!m_metricsTimer.isActive()) {
         m_metricsTimer.setInterval(MetricsIntervalMs);
         connect(&m_metricsTimer, &QTimer::timeout, this, &ProcessRunner::sampleAll,

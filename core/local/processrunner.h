@@ -304,10 +304,13 @@ private:
     void applySample(const Usage &usage);
     /// Removes the sandbox folders an earlier backend left in the state folder.
     void sweepLeftovers();
+    /// Keeps trying to remove the groups of removed sandboxes while any is left.
+    void removeRetiredGroupsLater();
 
     Options m_options;
     QList<QPointer<SandboxRuntime>> m_runtimes;
     QTimer m_metricsTimer;
+    QTimer m_retiredGroupsTimer;
     /// The walk in flight, if any; deleting it (with the runner) drops its result.
     QPointer<QFutureWatcher<Usage>> m_sampling;
     int m_maxProcessesPerSample = 8192;

@@ -6,13 +6,17 @@
 #include <QDir>
 #include <QFile>
 #include <QHash>
+#include <QSet>
 
 #include <cerrno>
 #include <csignal>
 #include <cstring>
 #include <fcntl.h>
 #include <sys/stat.h>
+#include <sys/syscall.h>
 #include <unistd.h>
+
+#include <utility>
 
 namespace sd::local {
 
@@ -144,15 +148,86 @@ QStringList parents(const Layout &l)
     return dirs;
 }
 
+/// The pids of a cgroup.procs file's text.
+QList<qint64> parsePids(const QByteArray &procs)
+{
+    QList<qint64> pids;
+    for (const QByteArray &line : procs.split('\n')) {
+        bool ok = false;
+        const qint64 pid = line.toLongLong(&ok);
+        if (ok && pid > 0)
+            pids.append(pid);
+    }
+    return pids;
+}
+
+/// The pids in a group's cgroup.procs now.
+QSet<qint64> groupProcesses(const QString &dir)
+{
+    const QList<qint64> pids = parsePids(readFile(dir + QStringLiteral("/cgroup.procs")));
+    return QSet<qint64>(pids.cbegin(), pids.cend());
+}
+
+/// SIGKILLs every process in the group at `dir`, whatever it is doing: a jail still
+/// being set up included, whose namespace's pid 1 no other scan finds yet.
+void killGroup(const QString &dir)
+{
+    // cgroup v2 kills the whole group at once, forks in flight included.
+    const QString killFile = dir + QStringLiteral("/cgroup.kill");
+    if (QFileInfo::exists(killFile) && writeFile(killFile, "1", nullptr))
+        return;
+    // Else pid by pid, a few passes for what forked in between (pids.max bounds it).
+    // A pid read from the file may have been reused since: each is pinned first and
+    // signalled only if the group still lists it once pinned. (The system calls
+    // themselves: this glibc's <sys/pidfd.h> declares the wrappers without C linkage.)
+    for (int pass = 0; pass < 3; ++pass) {
+        const QSet<qint64> listed = groupProcesses(dir);
+        if (listed.isEmpty())
+            return;
+        QList<std::pair<qint64, int>> pinned;
+        for (qint64 pid : listed) {
+            const int fd = int(::syscall(SYS_pidfd_open, pid_t(pid), 0U));
+            if (fd >= 0)
+                pinned.append({ pid, fd });
+        }
+        const QSet<qint64> stillListed = groupProcesses(dir);
+        for (const auto &[pid, fd] : std::as_const(pinned)) {
+            if (stillListed.contains(pid))
+                ::syscall(SYS_pidfd_send_signal, fd, SIGKILL, nullptr, 0U);
+            ::close(fd);
+        }
+    }
+}
+
+/// Groups that still held processes when they were to be removed (just killed, not
+/// yet gone), children before their parents; removeRetired() tries them again.
+QStringList &retiredGroups()
+{
+    static QStringList dirs;
+    return dirs;
+}
+
+/// Kills what is in the group and removes it; retires it when the kernel refuses
+/// (a killed process not yet gone). ENOENT counts as removed.
+void killAndRemove(const QString &dir)
+{
+    killGroup(dir);
+    if (::rmdir(QFile::encodeName(dir).constData()) != 0 && errno != ENOENT
+        && !retiredGroups().contains(dir))
+        retiredGroups().append(dir);
+}
+
+/// A backend's group and the sandbox groups in it: nothing in them survives.
 void removeGroup(const QString &path)
 {
     QDir group(path);
     for (const QString &child : group.entryList(QDir::Dirs | QDir::NoDotAndDotDot))
-        ::rmdir(QFile::encodeName(group.filePath(child)).constData());
-    ::rmdir(QFile::encodeName(path).constData());
+        killAndRemove(group.filePath(child));
+    killAndRemove(path);
 }
 
-/// Removes the empty groups that backends no longer running left beside ours, and
+/// Removes the groups that backends no longer running left beside ours (killing
+/// what their sandboxes left running: sandboxes never outlive their backend), and
 /// ours when this one ends.
 void sweepGroups(const Layout &l)
 {
@@ -204,10 +279,26 @@ QString SandboxCgroup::version() { return layout().version; }
 
 SandboxCgroup::~SandboxCgroup()
 {
-    // Empty once every process of the sandbox was reaped; a group still holding one
-    // stays (the kernel refuses) and goes with the backend's group at its next start.
+    // The sandbox is gone, so is whatever still runs in its group. A process just
+    // killed keeps the group busy until it has exited: removeRetired() tries again.
     for (const QString &dir : std::as_const(m_dirs))
-        ::rmdir(QFile::encodeName(dir).constData());
+        killAndRemove(dir);
+}
+
+void SandboxCgroup::killAll() const
+{
+    // Every hierarchy holds every process of the sandbox; the pids one is enough.
+    if (!m_dirs.isEmpty())
+        killGroup(m_pidsDir.isEmpty() ? m_dirs.first() : m_pidsDir);
+}
+
+bool SandboxCgroup::hasRetired() { return !retiredGroups().isEmpty(); }
+
+void SandboxCgroup::removeRetired()
+{
+    const QStringList dirs = std::exchange(retiredGroups(), {});
+    for (const QString &dir : dirs)
+        killAndRemove(dir);
 }
 
 bool SandboxCgroup::create(const QString &sandboxId, const Limits &limits, QString *error)
@@ -306,14 +397,7 @@ std::optional<QList<qint64>> SandboxCgroup::processes() const
     QFile procs((m_pidsDir.isEmpty() ? m_dirs.first() : m_pidsDir) + QStringLiteral("/cgroup.procs"));
     if (!procs.open(QIODevice::ReadOnly))
         return std::nullopt;
-    QList<qint64> pids;
-    for (const QByteArray &line : procs.readAll().split('\n')) {
-        bool ok = false;
-        const qint64 pid = line.toLongLong(&ok);
-        if (ok && pid > 0)
-            pids.append(pid);
-    }
-    return pids;
+    return parsePids(procs.readAll());
 }
 
 int SandboxCgroup::taskCount() const

@@ -16,7 +16,9 @@ namespace sd::local {
 /// Works where the backend may write the cgroup tree: cgroup v1 hierarchies (pids,
 /// memory, cpu) or a cgroup v2 tree whose controllers it may enable under its own
 /// group. The sandbox groups sit under one group of this backend, within the
-/// backend's own.
+/// backend's own. A group is removed with its sandbox and nothing in it outlives
+/// that: what still runs there is killed, as it is in the groups of a backend that
+/// ended without removing its own.
 class SandboxCgroup
 {
 public:
@@ -56,6 +58,14 @@ public:
     std::optional<QList<qint64>> processes() const;
     /// Tasks in the group now (pids.current); -1 when unknown.
     int taskCount() const;
+    /// Kills every process in the group now (SIGKILL), whatever state it is in.
+    void killAll() const;
+
+    /// Whether groups of removed sandboxes (or of backends no longer running) wait to
+    /// be removed: their processes were killed but had not yet exited.
+    static bool hasRetired();
+    /// Kills whatever is still in those groups and removes the ones now empty.
+    static void removeRetired();
 
 private:
     QStringList m_dirs; ///< one per hierarchy (one with v2)

@@ -18,6 +18,9 @@
 
 #include <unistd.h>
 
+#include <memory>
+#include <vector>
+
 using namespace sd;
 using namespace sd::test;
 
@@ -110,6 +113,38 @@ bool buildAbstractClient(const QString &path)
         "    return 0;\n"
         "}\n",
         { QStringLiteral("-o"), path });
+}
+
+// The folder of a backend's own group of sandbox groups (pids hierarchy with cgroup
+// v1, the unified one with v2), from where the backend itself is; empty if none.
+QString backendGroupDir(qint64 backendPid)
+{
+    QFile file(QStringLiteral("/proc/%1/cgroup").arg(backendPid));
+    if (!file.open(QIODevice::ReadOnly))
+        return {};
+    QString pidsDir, unifiedDir;
+    for (const QByteArray &line : file.readAll().split('\n')) {
+        // "N:pids:/path" (v1) or "0::/path" (v2)
+        const QList<QByteArray> fields = line.split(':');
+        if (fields.size() < 3)
+            continue;
+        const QString path
+            = QString::fromUtf8(line.mid(fields.at(0).size() + fields.at(1).size() + 2));
+        if (fields.at(1) == "pids")
+            pidsDir = QStringLiteral("/sys/fs/cgroup/pids") + path;
+        else if (fields.at(1).isEmpty())
+            unifiedDir = QStringLiteral("/sys/fs/cgroup") + path;
+    }
+    const QString own = pidsDir.isEmpty() ? unifiedDir : pidsDir;
+    return own.isEmpty()
+        ? QString()
+        : QDir::cleanPath(own) + QStringLiteral("/sandbox-desk-local-%1").arg(backendPid);
+}
+
+// The sandbox groups (sub-folders) in a backend's group folder.
+QStringList sandboxGroupsIn(const QString &backendGroup)
+{
+    return QDir(backendGroup).entryList(QDir::Dirs | QDir::NoDotAndDotDot);
 }
 
 // An address of this machine that is not loopback (the first IPv4 one), or null.
@@ -379,6 +414,92 @@ private Q_SLOTS:
         LocalBackend backend({ QStringLiteral("--isolation"), QStringLiteral("bwrap") });
         QVERIFY2(backend.start(), qPrintable(backend.errorString()));
         checkProcessesDieWithSandbox(&backend);
+    }
+
+    // A sandbox killed while its jail is still being set up (its first process was
+    // just started) leaves nothing running: bwrap's child, the namespace's pid 1 to
+    // be, is not yet set to die with bwrap and used to wait for it for ever, as root.
+    // The sandboxes' groups go as well.
+    void killingASandboxWhileItsJailStartsLeavesNothing()
+    {
+        LocalBackend backend({ QStringLiteral("--isolation"), QStringLiteral("bwrap") });
+        QVERIFY2(backend.start(), qPrintable(backend.errorString()));
+        const QString groups = backendGroupDir(backend.process()->processId());
+        // Every jail names a file of its sandbox's folder on its command line.
+        const QByteArray jails = (backend.stateDir() + QStringLiteral("/sandboxes/")).toUtf8();
+        const auto started = run(&backend, createSandbox(&m_nam, &backend), QStringLiteral("true"));
+        QVERIFY2(!started->hasError(), qPrintable(started->error().message()));
+        QCOMPARE(hostProcessesWith(jails), 2); // bwrap and its child, the namespace's pid 1
+        QCOMPARE(sandboxGroupsIn(groups).size(), 1);
+
+        // Each kill is sent 0 to 9 ms after its sandbox's first start: some arrive
+        // before it, some while the jail is set up, some once the process ran.
+        constexpr int Count = 40;
+        QList<TestSandbox> sandboxes;
+        for (int i = 0; i < Count; ++i) {
+            sandboxes.append(createSandbox(&m_nam, &backend));
+            QVERIFY(sandboxes.constLast().isValid());
+        }
+        QNetworkAccessManager killer;
+        std::vector<std::unique_ptr<StartProcessJob>> starts;
+        QList<QNetworkReply *> kills;
+        for (int i = 0; i < Count; ++i) {
+            const TestSandbox sandbox = sandboxes.at(i);
+            starts.push_back(std::make_unique<StartProcessJob>(&m_nam, targetFor(&backend, sandbox),
+                StartProcessJob::shellCommand(QStringLiteral("true"))));
+            starts.back()->setAutoDelete(false);
+            starts.back()->start();
+            QTimer::singleShot(i % 10, &killer, [&, sandbox] {
+                QNetworkRequest request(
+                    backend.url().resolved(QStringLiteral("/sandboxes/") + sandbox.id));
+                request.setRawHeader("X-API-Key", backend.apiKey().toUtf8());
+                kills.append(killer.deleteResource(request));
+            });
+        }
+        QTRY_COMPARE_WITH_TIMEOUT(kills.size(), Count, 30000);
+        for (QNetworkReply *kill : std::as_const(kills)) {
+            QTRY_VERIFY_WITH_TIMEOUT(kill->isFinished(), 30000);
+            QCOMPARE(kill->attribute(QNetworkRequest::HttpStatusCodeAttribute).toInt(), 204);
+            kill->deleteLater();
+        }
+        QCOMPARE(apiCall(&m_nam, &backend, "GET", QStringLiteral("/v2/sandboxes"))
+                     .json()
+                     .toArray()
+                     .size(),
+            1);
+        // Only the first sandbox's jail is left, and its group.
+        QTRY_COMPARE_WITH_TIMEOUT(hostProcessesWith(jails), 2, 20000);
+        QTRY_COMPARE_WITH_TIMEOUT(sandboxGroupsIn(groups).size(), 1, 20000);
+    }
+
+    // Processes a sandbox left running (daemons that left its process tree) do not
+    // outlive a backend that was killed outright: the next backend to start kills
+    // them through the dead backend's groups, and removes those.
+    void processesOfAKilledBackendDieWhenTheNextStarts()
+    {
+        auto first = std::make_unique<LocalBackend>(
+            QStringList { QStringLiteral("--isolation"), QStringLiteral("none") });
+        QVERIFY2(first->start(), qPrintable(first->errorString()));
+        const TestSandbox sandbox = createSandbox(&m_nam, first.get());
+        QVERIFY(sandbox.isValid());
+        const QString seconds = QString::number(600 + QRandomGenerator::global()->bounded(100000));
+        const QByteArray needle = "sleep " + seconds.toLatin1();
+        const auto job = run(first.get(), sandbox,
+            QStringLiteral("setsid sleep %1 </dev/null >/dev/null 2>&1 & echo started")
+                .arg(seconds));
+        QVERIFY2(!job->hasError(), qPrintable(job->error().message()));
+        QTRY_COMPARE_WITH_TIMEOUT(hostProcessesWith(needle), 1, 20000);
+        const QString deadGroups = backendGroupDir(first->process()->processId());
+        QCOMPARE(sandboxGroupsIn(deadGroups), QStringList { sandbox.id });
+
+        first->process()->kill();
+        QVERIFY(first->process()->waitForFinished(30000));
+        QCOMPARE(hostProcessesWith(needle), 1); // nothing else would ever end it
+
+        LocalBackend next({ QStringLiteral("--isolation"), QStringLiteral("none") });
+        QVERIFY2(next.start(), qPrintable(next.errorString()));
+        QTRY_COMPARE_WITH_TIMEOUT(hostProcessesWith(needle), 0, 20000);
+        QTRY_VERIFY_WITH_TIMEOUT(!QFileInfo::exists(deadGroups), 20000);
     }
 
     void noInternetMeansNoNetwork()
