@@ -349,10 +349,7 @@ bool CommandLine::parse(const QStringList &arguments)
             continue;
         // Rejected before anything is sent: "localhost:3000" reads as a URL of scheme
         // "localhost" and would only fail at the first request.
-        const QUrl url(m_parser.value(name), QUrl::StrictMode);
-        const bool web
-            = url.scheme() == QLatin1String("http") || url.scheme() == QLatin1String("https");
-        if (!url.isValid() || !web || url.host().isEmpty())
+        if (!ConnectionSettings::isServerUrl(QUrl(m_parser.value(name), QUrl::StrictMode)))
             return usage(tr("--%1 \"%2\" is not an http or https URL: write it whole, such as "
                             "https://api.e2b.app or http://127.0.0.1:49983.")
                              .arg(name, m_parser.value(name)));

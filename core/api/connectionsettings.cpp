@@ -18,6 +18,12 @@ bool sentInClear(const QUrl &url)
 }
 } // namespace
 
+bool ConnectionSettings::isServerUrl(const QUrl &url)
+{
+    return url.isValid() && !url.host().isEmpty()
+        && (url.scheme() == QLatin1String("http") || url.scheme() == QLatin1String("https"));
+}
+
 ConnectionSettings ConnectionSettings::forDomain(const QString &domain)
 {
     ConnectionSettings settings;

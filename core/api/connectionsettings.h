@@ -21,6 +21,9 @@ struct ConnectionSettings
     static constexpr int envdPort = 49983;
     static constexpr int mcpPort = 50005;
 
+    /// Whether `url` can name an API or sandbox server: http or https, with a host.
+    static bool isServerUrl(const QUrl &url);
+
     /// Settings for E2B's cloud at `domain`.
     static ConnectionSettings forDomain(const QString &domain);
     /// `base` with every E2B_* variable set in `env` applied on top.

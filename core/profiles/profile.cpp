@@ -7,12 +7,6 @@ namespace sd {
 namespace {
 QString tr(const char *text) { return QCoreApplication::translate("sd::Profile", text); }
 
-bool isHttpUrl(const QUrl &url)
-{
-    return url.isValid() && !url.host().isEmpty()
-        && (url.scheme() == QLatin1String("http") || url.scheme() == QLatin1String("https"));
-}
-
 const char *const environmentVariables[]
     = { "E2B_API_KEY", "E2B_DOMAIN", "E2B_API_URL", "E2B_SANDBOX_URL" };
 } // namespace
@@ -55,7 +49,7 @@ QString Profile::validate() const
         return tr("The profile needs a name.");
     switch (kind) {
     case Kind::Local:
-        if (!isHttpUrl(apiUrl) || apiUrl.port() <= 0
+        if (!ConnectionSettings::isServerUrl(apiUrl) || apiUrl.port() <= 0
             || (apiUrl.host() != QLatin1String("127.0.0.1")
                 && apiUrl.host() != QLatin1String("localhost")))
             return tr("The local backend is on this computer: its API URL is "
@@ -67,10 +61,10 @@ QString Profile::validate() const
             return tr("The domain \"%1\" is not a host name such as e2b.app.").arg(domain);
         return {};
     case Kind::Custom:
-        if (!isHttpUrl(apiUrl))
+        if (!ConnectionSettings::isServerUrl(apiUrl))
             return tr("The API URL \"%1\" is not an http or https address.")
                 .arg(apiUrl.toDisplayString());
-        if (!sandboxUrl.isEmpty() && !isHttpUrl(sandboxUrl))
+        if (!sandboxUrl.isEmpty() && !ConnectionSettings::isServerUrl(sandboxUrl))
             return tr("The sandbox URL \"%1\" is not an http or https address.")
                 .arg(sandboxUrl.toDisplayString());
         if (sandboxUrl.isEmpty() && domain.trimmed().isEmpty())
