@@ -49,6 +49,8 @@ private Q_SLOTS:
     void selectionSurvivesRefresh();
     void textFilter_data();
     void textFilter();
+    void metadataEntriesStayApart_data();
+    void metadataEntriesStayApart();
     void stateAndOrphanFilters();
     void orphanFlagsChangeOnlyTheirRows();
     void countdownSignalsOnlyItsColumn();
@@ -253,6 +255,34 @@ void TestSandboxTableModel::textFilter()
     for (int row = 0; row < proxy.rowCount(); ++row)
         shown.append(idAt(proxy, row));
     QCOMPARE(shown, expected);
+}
+
+void TestSandboxTableModel::metadataEntriesStayApart_data()
+{
+    QTest::addColumn<Metadata>("metadata");
+    QTest::addColumn<QString>("shown");
+    QTest::newRow("plain") << Metadata { { "owner", "bob" }, { "team", "a b" } }
+                           << "owner=bob, team=a b";
+    QTest::newRow("own tags left out")
+        << Metadata { { "sandbox-desk.creation", "c1" }, { "owner", "bob" } } << "owner=bob";
+    // Without quotes this would read as two entries, a=1 and b=2.
+    QTest::newRow("separators in a value") << Metadata { { "a", "1, b=2" } } << "a=\"1, b=2\"";
+    QTest::newRow("separator in a key") << Metadata { { "k=v", "x" } } << "\"k=v\"=x";
+    QTest::newRow("quotes") << Metadata { { "q", "say \"hi\"" } } << "q=\"say \\\"hi\\\"\"";
+    QTest::newRow("empty value") << Metadata { { "e", "" } } << "e=\"\"";
+    QTest::newRow("blank at an end") << Metadata { { "s", " x" } } << "s=\" x\"";
+    QTest::newRow("escaped and quoted") << Metadata { { "v",
+        QStringLiteral("a\x1b"
+                       ",b") } } << "v=\"a\\x1b,b\"";
+}
+
+void TestSandboxTableModel::metadataEntriesStayApart()
+{
+    QFETCH(Metadata, metadata);
+    QFETCH(QString, shown);
+    SandboxTableModel model;
+    model.setSandboxes({ makeSandbox("alpha1", 300, metadata) });
+    QCOMPARE(model.index(0, SandboxTableModel::MetadataColumn).data().toString(), shown);
 }
 
 void TestSandboxTableModel::stateAndOrphanFilters()

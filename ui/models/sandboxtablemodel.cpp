@@ -164,6 +164,24 @@ QStringList SandboxTableModel::orphanIds() const
     return ids;
 }
 
+namespace {
+/// A key or value as compactMetadata() shows it: escaped, and quoted when it holds
+/// what separates entries (`a="1, b=2"` is one entry, not two) or is blank.
+QString compactPart(const QString &text)
+{
+    const QString safe = terminalSafe(text, false);
+    const bool plain = !safe.isEmpty() && !safe.front().isSpace() && !safe.back().isSpace()
+        && std::none_of(safe.cbegin(), safe.cend(), [](QChar c) {
+               return c == QLatin1Char(',') || c == QLatin1Char('=') || c == QLatin1Char('"');
+           });
+    if (plain)
+        return safe;
+    QString quoted = safe;
+    quoted.replace(QLatin1Char('"'), QLatin1String("\\\""));
+    return QLatin1Char('"') + quoted + QLatin1Char('"');
+}
+} // namespace
+
 QString SandboxTableModel::compactMetadata(const Metadata &metadata)
 {
     QString text;
@@ -174,8 +192,9 @@ QString SandboxTableModel::compactMetadata(const Metadata &metadata)
             continue;
         if (!text.isEmpty())
             text += QLatin1String(", ");
-        // Whoever created the sandbox wrote these: no control or reordering character.
-        text += terminalSafe(it.key(), false) + QLatin1Char('=') + terminalSafe(it.value(), false);
+        // Whoever created the sandbox wrote these: no control or reordering character,
+        // and no entry that reads as two.
+        text += compactPart(it.key()) + QLatin1Char('=') + compactPart(it.value());
     }
     return text;
 }

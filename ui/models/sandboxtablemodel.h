@@ -104,7 +104,8 @@ public:
     /// Signals dataChanged for the time-left column; what the countdown timer calls.
     void tick();
 
-    /// Metadata as one compact line: `k=v, k2=v2`.
+    /// Metadata as one compact line: `k=v, k2=v2`, a part holding `,`, `=` or `"`
+    /// (or blank at either end) in quotes: `note="a, b=c"`.
     static QString compactMetadata(const Metadata &metadata);
     /// Seconds as the countdown shows them: `4:05`, `1:02:03`, `2d 3h`.
     static QString formatDuration(qint64 seconds);
