@@ -33,11 +33,13 @@ QString LocalBackend::binary(const QString &name)
 bool LocalBackend::start(int timeoutMs)
 {
     m_process = std::make_unique<QProcess>();
-    m_process->setProgram(binary(QStringLiteral("sandbox-desk-local")));
-    m_process->setArguments(QStringList{QStringLiteral("--port"), QStringLiteral("0"),
-                                        QStringLiteral("--state-dir"), m_stateDir.path(),
-                                        QStringLiteral("--api-key"), m_apiKey}
-                            + m_extraArgs);
+    const QStringList command = m_wrapper
+        + QStringList { binary(QStringLiteral("sandbox-desk-local")), QStringLiteral("--port"),
+              QStringLiteral("0"), QStringLiteral("--state-dir"), m_stateDir.path(),
+              QStringLiteral("--api-key"), m_apiKey }
+        + m_extraArgs;
+    m_process->setProgram(command.first());
+    m_process->setArguments(command.mid(1));
     m_process->setProcessChannelMode(QProcess::SeparateChannels);
     // Appended to: a restarted backend keeps what the earlier run printed.
     m_process->setStandardErrorFile(stderrPath(), QIODevice::Append);

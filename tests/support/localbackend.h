@@ -19,6 +19,10 @@ public:
     explicit LocalBackend(QStringList extraArgs = {});
     ~LocalBackend();
 
+    /// Starts the backend through `command` (a program and its arguments, the
+    /// backend's path and arguments follow), which must exec it: to run it in a
+    /// namespace of its own, for one.
+    void setWrapper(QStringList command) { m_wrapper = std::move(command); }
     /// Returns false (with a reason in errorString()) if the backend did not come up.
     bool start(int timeoutMs = 20000);
     void stop();
@@ -39,6 +43,7 @@ public:
 
 private:
     QStringList m_extraArgs;
+    QStringList m_wrapper;
     QTemporaryDir m_stateDir;
     QTemporaryDir m_logDir;
     QString m_apiKey;
