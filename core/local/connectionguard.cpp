@@ -81,6 +81,10 @@ void ConnectionGuard::incomingConnection(qintptr handle)
         socket->deleteLater();
         return;
     }
+    // Without it the kernel holds back a small write while an earlier one is
+    // unacknowledged (Nagle), until the client's delayed ACK (up to 40 ms): a stream's
+    // end event written right after its output reached the client that much later.
+    socket->setSocketOption(QAbstractSocket::LowDelayOption, 1);
     Connection connection;
     connection.socket = socket;
     connection.lastActivity = m_clock.elapsed();

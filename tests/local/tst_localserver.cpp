@@ -13,6 +13,10 @@
 #include <QSignalSpy>
 #include <QTest>
 
+#include <netinet/in.h>
+#include <netinet/tcp.h>
+#include <sys/socket.h>
+
 using namespace sd::local;
 
 namespace {
@@ -28,6 +32,7 @@ public:
     {
         lastSandboxId = sandboxId;
         lastPath = request.url().path();
+        serverSocket = socket;
         writer = new HttpStreamWriter(socket, this);
         connect(writer, &HttpStreamWriter::peerDisconnected, this, &StreamingEnvd::peerGone);
         writer->begin(200, { { "Content-Type", "application/connect+json" } });
@@ -36,6 +41,7 @@ public:
 
     QString lastSandboxId;
     QString lastPath;
+    QPointer<QTcpSocket> serverSocket;
     QPointer<HttpStreamWriter> writer;
 
 Q_SIGNALS:
@@ -154,6 +160,16 @@ void TestLocalServer::streamWriterSendsChunksAsTheyCome()
         std::unique_ptr<QNetworkReply> reply(
             nam.post(envdRequest("sandbox0000000000000"), QByteArray("{}")));
         QVERIFY(arrived.wait(10000));
+        // Each chunk leaves at once: with Nagle's algorithm on, the kernel would hold a
+        // chunk written while the one before is unacknowledged until the client's
+        // delayed ACK, up to 40 ms later (a process's end event after its output).
+        int noDelay = 0;
+        socklen_t length = sizeof noDelay;
+        QVERIFY(m_envd->serverSocket);
+        QCOMPARE(::getsockopt(int(m_envd->serverSocket->socketDescriptor()), IPPROTO_TCP,
+                     TCP_NODELAY, &noDelay, &length),
+            0);
+        QCOMPARE(noDelay, 1);
         QByteArray received;
         for (const QByteArray &chunk :
             { QByteArray("one;"), QByteArray("two;"), QByteArray("three;") }) {
