@@ -26,8 +26,10 @@ using namespace sd::test;
 
 namespace {
 
-// Host processes whose command line holds `needle`.
-int hostProcessesWith(const QByteArray &needle)
+// Host processes whose command line (arguments joined by spaces) holds `needle`, or
+// with `exactly`, is `needle`: a process that has not yet executed the program (a
+// forked shell, `setsid` before its exec) holds it without being it.
+int hostProcessesWith(const QByteArray &needle, bool exactly = false)
 {
     int count = 0;
     const QStringList entries
@@ -38,7 +40,10 @@ int hostProcessesWith(const QByteArray &needle)
         if (!ok)
             continue;
         QFile file(QStringLiteral("/proc/%1/cmdline").arg(entry));
-        if (file.open(QIODevice::ReadOnly) && file.readAll().replace('\0', ' ').contains(needle))
+        if (!file.open(QIODevice::ReadOnly))
+            continue;
+        const QByteArray commandLine = file.readAll().replace('\0', ' ').trimmed();
+        if (exactly ? commandLine == needle : commandLine.contains(needle))
             ++count;
     }
     return count;
@@ -191,10 +196,10 @@ private:
                 .arg(seconds));
         QVERIFY2(!job->hasError(), qPrintable(job->error().message()));
         QCOMPARE(job->stdoutData(), QByteArray("started\n"));
-        QTRY_COMPARE_WITH_TIMEOUT(hostProcessesWith(needle), 2, 20000);
-        // What a command leaves behind is still the sandbox's, and List shows it. (A
-        // forked shell or `setsid` not yet replaced by sleep matches the needle too, so
-        // wait for List to show both as sleep.)
+        // What a command leaves behind is still the sandbox's, and List shows it. The
+        // command's end can reach us before its background children have become sleep
+        // (a forked shell or `setsid` matches the needle too, and one in the middle of
+        // exec matches nothing), so count them on the host only once List shows both.
         const auto sleepers = [&] {
             int count = 0;
             for (const ProcessInfo &p : listProcesses(&m_nam, targetFor(backend, sandbox))) {
@@ -205,6 +210,7 @@ private:
             return count;
         };
         QTRY_COMPARE_WITH_TIMEOUT(sleepers(), 2, 20000);
+        QCOMPARE(hostProcessesWith(needle), 2);
         const QString dir = backend->stateDir() + QStringLiteral("/sandboxes/") + sandbox.id;
         QVERIFY(QFileInfo::exists(dir));
 
@@ -512,13 +518,13 @@ private Q_SLOTS:
             QStringLiteral("setsid sleep %1 </dev/null >/dev/null 2>&1 & echo started")
                 .arg(seconds));
         QVERIFY2(!job->hasError(), qPrintable(job->error().message()));
-        QTRY_COMPARE_WITH_TIMEOUT(hostProcessesWith(needle), 1, 20000);
+        QTRY_COMPARE_WITH_TIMEOUT(hostProcessesWith(needle, true), 1, 20000);
         const QString deadGroups = backendGroupDir(first->process()->processId());
         QCOMPARE(sandboxGroupsIn(deadGroups), QStringList { sandbox.id });
 
         first->process()->kill();
         QVERIFY(first->process()->waitForFinished(30000));
-        QCOMPARE(hostProcessesWith(needle), 1); // nothing else would ever end it
+        QCOMPARE(hostProcessesWith(needle, true), 1); // nothing else would ever end it
 
         LocalBackend next({ QStringLiteral("--isolation"), QStringLiteral("none") });
         QVERIFY2(next.start(), qPrintable(next.errorString()));
