@@ -6,6 +6,7 @@
 #include "envdtestutil.h"
 
 #include <QDir>
+#include <QElapsedTimer>
 #include <QFile>
 #include <QTcpServer>
 #include <QTcpSocket>
@@ -165,13 +166,20 @@ private Q_SLOTS:
         qint64 yes = 0;
         QTRY_VERIFY_WITH_TIMEOUT((yes = childNamed(backendPid, "yes")) > 0, 20000);
 
-        // Either `yes` is held (blocked on its full pipe, nothing written since the
-        // last look) or it got far past any bound the backend may keep.
+        // Either `yes` is held (blocked on its full pipe, nothing written for two
+        // seconds) or it got far past any bound the backend may keep. One look without
+        // progress is not enough: a backend that is merely slow (under a sanitizer, on a
+        // busy machine) leaves `yes` blocked for a moment and then reads on.
         qint64 last = -1;
+        QElapsedTimer unchanged;
         const auto settled = [&] {
             const qint64 written = bytesWritten(yes);
-            const bool held = processState(yes) == 'S' && written == last && written > MiB;
-            last = written;
+            if (written != last) {
+                last = written;
+                unchanged.start();
+            }
+            const bool held
+                = processState(yes) == 'S' && written > MiB && unchanged.elapsed() >= 2000;
             return held || written > 1024 * MiB;
         };
         QTRY_VERIFY_WITH_TIMEOUT(settled(), 300000);
