@@ -97,6 +97,7 @@ private:
     void finish(int code);
     void fail(int code, const QString &message);
     void printJson(const QJsonDocument &doc);
+    void printBytes(const QByteArray &data);
     /// Text on stdout, its control characters shown as escapes.
     void printText(const QString &text);
     static int exitCodeFor(const Error &error);

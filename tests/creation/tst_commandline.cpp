@@ -95,6 +95,7 @@ private:
         const CliResult orphans = cli(
             QStringList { QStringLiteral("--orphans"), QStringLiteral("--json") } + connection());
         QCOMPARE(orphans.exitCode, 3);
+        QCOMPARE(orphans.out, QJsonDocument::fromJson(orphans.out).toJson(QJsonDocument::Indented));
         const QJsonArray list = orphans.json().value(QLatin1String("sandboxes")).toArray();
         QCOMPARE(list.size(), 1);
         const QJsonObject entry = list.at(0).toObject();
@@ -173,10 +174,14 @@ private Q_SLOTS:
         QCOMPARE(s.value(QLatin1String("templateId")).toString(), QStringLiteral("base"));
         QCOMPARE(s.value(QLatin1String("state")).toString(), QStringLiteral("running"));
         QVERIFY(s.value(QLatin1String("orphan")).isNull());
-        QVERIFY(QDateTime::fromString(s.value(QLatin1String("startedAt")).toString(), Qt::ISODate)
-                    .isValid());
-        QVERIFY(QDateTime::fromString(s.value(QLatin1String("endAt")).toString(), Qt::ISODate)
-                    .isValid());
+        // The backend's times to the second, in UTC, written as Qt::ISODate writes them.
+        const QList<sd::Sandbox> listedByCore = m_backend.list();
+        QCOMPARE(listedByCore.size(), 1);
+        QCOMPARE(s.value(QLatin1String("startedAt")).toString(),
+            listedByCore.constFirst().startedAt.toUTC().toString(Qt::ISODate));
+        QCOMPARE(s.value(QLatin1String("endAt")).toString(),
+            listedByCore.constFirst().endAt.toUTC().toString(Qt::ISODate));
+        QVERIFY(s.value(QLatin1String("endAt")).toString().endsWith(QLatin1Char('Z')));
         QCOMPARE(
             s.value(QLatin1String("metadata")).toObject().value(QLatin1String("owner")).toString(),
             QStringLiteral("cli"));
@@ -273,6 +278,45 @@ private Q_SLOTS:
 
     // --verbose turns on the sd.* debug messages (over QT_LOGGING_RULES), each with
     // time, category and level, and none of them holds a secret of the creation.
+    void listJsonIsWhatQtWrites()
+    {
+        // `--list --json` is written straight out, not through QJsonDocument; its bytes
+        // must still be the ones QJsonDocument::Indented writes, escapes and key order too.
+        const QStringList list { QStringLiteral("--list"), QStringLiteral("--json") };
+        const CliResult empty = cli(list + connection());
+        QCOMPARE(empty.exitCode, 0);
+        QCOMPARE(empty.out,
+            QJsonDocument(QJsonObject { { QStringLiteral("sandboxes"), QJsonArray() } })
+                .toJson(QJsonDocument::Indented));
+
+        // One key above U+FFFF only: QJsonObject orders such keys by UTF-16 when built and
+        // by code point when parsed, so beside U+E000..U+FFFF keys the check would be moot.
+        const sd::Metadata odd { { QStringLiteral("quote"), QStringLiteral("a\"b") },
+            { QStringLiteral("back"), QStringLiteral("c\\d") },
+            { QStringLiteral("controls"), QStringLiteral("x\u0001y\u001fz\u007f") },
+            { QStringLiteral("lines"), QStringLiteral("l1\nl2\t\r\b\f") },
+            { QStringLiteral("\u00e9"), QStringLiteral("\u00fc") },
+            { QStringLiteral("\U0001F600"), QStringLiteral("emoji") },
+            { QString(), QStringLiteral("empty key") },
+            { QStringLiteral("separators"), QStringLiteral("\u2028\u2029") } };
+        const QString oddId = m_backend.createRaw(QStringLiteral("base"), odd).sandboxId;
+        const QString plainId = m_backend.createRaw(QStringLiteral("base")).sandboxId;
+        QVERIFY(!oddId.isEmpty() && !plainId.isEmpty());
+
+        const CliResult listed = cli(list + connection());
+        QCOMPARE(listed.exitCode, 0);
+        QCOMPARE(listed.out, QJsonDocument::fromJson(listed.out).toJson(QJsonDocument::Indented));
+        QJsonObject written;
+        for (const QJsonValue &entry : listed.json().value(QLatin1String("sandboxes")).toArray()) {
+            const QJsonObject sandbox = entry.toObject();
+            if (sandbox.value(QLatin1String("sandboxId")).toString() == oddId)
+                written = sandbox.value(QLatin1String("metadata")).toObject();
+        }
+        QCOMPARE(written.size(), odd.size());
+        for (auto it = odd.begin(); it != odd.end(); ++it)
+            QCOMPARE(written.value(it.key()).toString(), it.value());
+    }
+
     void verboseCreationLogsNoSecret()
     {
         const QStringList create { QStringLiteral("--create"), QStringLiteral("--json"), QStringLiteral("--mcp"),
