@@ -539,7 +539,7 @@ bool SandboxRuntime::prepare(QString *error)
         return false;
     // The group and the jail come with the first process: a sandbox nobody runs
     // anything in costs a directory, not a group or a process.
-    addSample(0, 0);
+    addSample(0, 0, m_fs.diskUsage()); // a fresh skeleton: a few folders
     return true;
 }
 
@@ -1092,7 +1092,7 @@ void SandboxRuntime::stop(const QString &reason)
     qCInfo(lcLocal) << "sandbox" << sandboxId() << "stopped:" << reason;
 }
 
-void SandboxRuntime::addSample(qint64 ticks, qint64 rss)
+void SandboxRuntime::addSample(qint64 ticks, qint64 rss, std::optional<qint64> diskUsed)
 {
     if (m_stopped)
         return;
@@ -1112,7 +1112,7 @@ void SandboxRuntime::addSample(qint64 ticks, qint64 rss)
     }
     m_lastCpuTicks = ticks;
     m_lastCpuTime = sample.timestamp;
-    sample.diskUsed = m_fs.diskUsage();
+    sample.diskUsed = diskUsed.value_or(m_metrics.isEmpty() ? 0 : m_metrics.constLast().diskUsed);
     sample.diskTotal = fileSystemSize(m_fs.root());
     m_metrics.append(sample);
 }
@@ -1250,18 +1250,30 @@ ProcessRunner::Usage ProcessRunner::walkProcesses(
     return usage;
 }
 
+ProcessRunner::Usage ProcessRunner::measure(
+    QSet<QString> keys, QStringList roots, Isolation isolation, int maxProcesses)
+{
+    Usage usage = walkProcesses(std::move(keys), isolation, maxProcesses);
+    for (const QString &root : std::as_const(roots))
+        usage.diskByRoot.insert(root, SandboxFs::diskUsage(root));
+    return usage;
+}
+
 bool ProcessRunner::sampleAll()
 {
     if (m_sampling)
         return false; // the last walk is still going: this tick is skipped, not queued
     m_runtimes.removeAll(nullptr);
     QSet<QString> keys;
+    QStringList roots;
     for (const QPointer<SandboxRuntime> &runtime : std::as_const(m_runtimes)) {
         const QString key = runtime->metricsKey();
         if (!key.isEmpty())
             keys.insert(key);
+        roots << runtime->fs().root();
     }
-    // The walk reads a file or two per host process: off the thread that serves requests.
+    // The walk reads a file or two per host process and every sandbox folder (at
+    // 10,000 sandboxes about a second): off the thread that serves requests.
     auto *watcher = new QFutureWatcher<Usage>(this);
     m_sampling = watcher;
     connect(watcher, &QFutureWatcher<Usage>::finished, this, [this, watcher] {
@@ -1269,9 +1281,8 @@ bool ProcessRunner::sampleAll()
         watcher->deleteLater();
         applySample(watcher->result());
     });
-    watcher->setFuture(
-        QtConcurrent::run(&ProcessRunner::walkProcesses, keys, m_options.isolation,
-            m_maxProcessesPerSample));
+    watcher->setFuture(QtConcurrent::run(
+        &ProcessRunner::measure, keys, roots, m_options.isolation, m_maxProcessesPerSample));
     return true;
 }
 
@@ -1283,7 +1294,10 @@ void ProcessRunner::applySample(const Usage &usage)
     m_runtimes.removeAll(nullptr);
     for (const QPointer<SandboxRuntime> &runtime : std::as_const(m_runtimes)) {
         const auto [ticks, rss] = usage.byKey.value(runtime->metricsKey(), { 0, 0 });
-        runtime->addSample(ticks, rss);
+        // A sandbox created while the walk was out keeps what it measured at creation.
+        const auto disk = usage.diskByRoot.constFind(runtime->fs().root());
+        runtime->addSample(ticks, rss,
+            disk != usage.diskByRoot.cend() ? std::optional<qint64>(*disk) : std::nullopt);
     }
     Q_EMIT sampled();
 }

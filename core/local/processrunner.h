@@ -22,6 +22,7 @@
 #include <QSet>
 
 #include <memory>
+#include <optional>
 
 namespace sd::local {
 
@@ -215,8 +216,9 @@ private:
     /// namespace, or the sandbox ID in the marker variable (empty before either exists:
     /// no process can be tied to it yet).
     QString metricsKey() const;
-    /// Adds a sample from the CPU ticks and resident pages of all its processes.
-    void addSample(qint64 ticks, qint64 rssPages);
+    /// Adds a sample from the CPU ticks and resident pages of all its processes and
+    /// the bytes in its folder (none measured: the last sample's).
+    void addSample(qint64 ticks, qint64 rssPages, std::optional<qint64> diskUsed);
 
     SandboxRuntimeConfig m_config;
     Isolation m_isolation;
@@ -297,9 +299,13 @@ private:
     {
         QHash<QString, QPair<qint64, qint64>> byKey;
         int walked = 0;
+        QHash<QString, qint64> diskByRoot; ///< bytes in each sandbox folder
     };
     /// Runs on a worker thread: reads only /proc, touches no object.
     static Usage walkProcesses(QSet<QString> keys, Isolation isolation, int maxProcesses);
+    /// Runs on a worker thread: the processes' walk, then each sandbox folder's size.
+    static Usage measure(
+        QSet<QString> keys, QStringList roots, Isolation isolation, int maxProcesses);
     bool sampleAll();
     void applySample(const Usage &usage);
     /// Removes the sandbox folders an earlier backend left in the state folder.

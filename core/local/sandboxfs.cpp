@@ -75,10 +75,10 @@ QString SandboxFs::hostPath(const QString &sandboxPath) const
     return host.startsWith(m_root) ? host : home();
 }
 
-qint64 SandboxFs::diskUsage() const
+qint64 SandboxFs::diskUsage(const QString &root)
 {
     qint64 total = 0;
-    QDirIterator it(m_root, QDir::Files | QDir::Hidden | QDir::System | QDir::NoSymLinks,
+    QDirIterator it(root, QDir::Files | QDir::Hidden | QDir::System | QDir::NoSymLinks,
         QDirIterator::Subdirectories);
     while (it.hasNext()) {
         it.next();

@@ -27,7 +27,9 @@ public:
     /// absolute paths are taken from the sandbox root, relative ones from /home/user.
     QString hostPath(const QString &sandboxPath) const;
     /// Bytes used by the tree (file sizes); reads the directory, so keep it rare.
-    qint64 diskUsage() const;
+    qint64 diskUsage() const { return diskUsage(m_root); }
+    /// The same for the tree at `root`; touches no object, so any thread may call it.
+    static qint64 diskUsage(const QString &root);
 
 private:
     QString m_root;

@@ -1,6 +1,6 @@
 // The metrics sampler of the local backend's data plane, in process: its walk over
-// /proc runs off the main thread, reads at most the processes it is allowed, and
-// what it reports still adds up.
+// /proc and the sandbox folders runs off the main thread, reads at most the processes
+// it is allowed, and what it reports still adds up.
 
 #include "local/processrunner.h"
 
@@ -108,6 +108,22 @@ private Q_SLOTS:
         }
         QCOMPARE(idle->metrics().constLast().memUsed, 0);
         QCOMPARE(idle->metrics().constLast().cpuUsedPct, 0.0);
+    }
+
+    void diskUsageComesWithTheWalk()
+    {
+        // The folder is measured by the walk on the worker thread (at 10,000 sandboxes
+        // reading every folder took the backend's thread about a second), and what it
+        // finds still reaches the sandbox's next sample.
+        SandboxRuntime *runtime = newRuntime(QStringLiteral("metricsdisk"));
+        const qint64 atCreation = runtime->metrics().constLast().diskUsed;
+        QFile file(runtime->fs().home() + QStringLiteral("/data.bin"));
+        QVERIFY(file.open(QIODevice::WriteOnly));
+        QCOMPARE(file.write(QByteArray(300000, 'x')), qint64(300000));
+        file.close();
+        QCOMPARE(runtime->metrics().constLast().diskUsed, atCreation); // nothing walked yet
+        sample();
+        QCOMPARE(runtime->metrics().constLast().diskUsed, atCreation + 300000);
     }
 
     void oneWalkAtATime()
