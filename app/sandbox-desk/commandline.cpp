@@ -1,6 +1,7 @@
 #include "commandline.h"
 
 #include "api/sandboxjobs.h"
+#include "common/jsonstring.h"
 #include "common/logging.h"
 #include "common/shutdownsignals.h"
 #include "creation/creationjob.h"
@@ -22,7 +23,6 @@
 #include <QSettings>
 #include <QTextStream>
 
-#include <algorithm>
 #include <cstdio>
 #include <optional>
 #include <utility>
@@ -96,23 +96,6 @@ QJsonValue rollbackJson(const std::optional<RollbackReport> &report)
     if (!report->summary.isEmpty())
         json.insert(QStringLiteral("summary"), report->summary);
     return json;
-}
-
-/// A JSON string as QJsonDocument writes it. Printable ASCII is copied; any other
-/// text goes through Qt's own writer, so every escape stays Qt's.
-void appendJsonString(QByteArray *out, const QString &text)
-{
-    const bool plain = std::all_of(text.cbegin(), text.cend(), [](QChar c) {
-        return c.unicode() >= 0x20 && c.unicode() < 0x7f && c != u'"' && c != u'\\';
-    });
-    if (plain) {
-        out->append('"');
-        out->append(text.toLatin1());
-        out->append('"');
-        return;
-    }
-    const QByteArray array = QJsonDocument(QJsonArray { text }).toJson(QJsonDocument::Compact);
-    out->append(array.sliced(1, array.size() - 2)); // without the [ ]
 }
 
 void appendJsonStringOrNull(QByteArray *out, const QString &text)

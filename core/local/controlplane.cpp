@@ -2,6 +2,8 @@
 
 #include "local/processrunner.h"
 
+#include "common/jsonstring.h"
+
 #include <QJsonArray>
 #include <QJsonDocument>
 #include <QLocale>
@@ -110,49 +112,6 @@ QJsonObject stringMapJson(const QMap<QString, QString> &map)
     for (auto it = map.begin(); it != map.end(); ++it)
         object.insert(it.key(), it.value());
     return object;
-}
-
-/// `text` as a JSON string, escaped as QJsonDocument does.
-void appendJsonString(QByteArray *out, QStringView text)
-{
-    static constexpr char kHex[] = "0123456789abcdef";
-    out->append('"');
-    const QByteArray utf8 = text.toUtf8();
-    for (const char c : utf8) {
-        const auto u = static_cast<unsigned char>(c);
-        switch (c) {
-        case '"':
-            out->append("\\\"");
-            break;
-        case '\\':
-            out->append("\\\\");
-            break;
-        case '\b':
-            out->append("\\b");
-            break;
-        case '\f':
-            out->append("\\f");
-            break;
-        case '\n':
-            out->append("\\n");
-            break;
-        case '\r':
-            out->append("\\r");
-            break;
-        case '\t':
-            out->append("\\t");
-            break;
-        default:
-            if (u < 0x20) {
-                out->append("\\u00");
-                out->append(kHex[u >> 4]);
-                out->append(kHex[u & 0xf]);
-            } else {
-                out->append(c);
-            }
-        }
-    }
-    out->append('"');
 }
 
 /// isoTime() without QDateTime::toString(), which formats through asprintf.
