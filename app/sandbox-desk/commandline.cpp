@@ -1,6 +1,7 @@
 #include "commandline.h"
 
 #include "api/sandboxjobs.h"
+#include "common/isotime.h"
 #include "common/jsonstring.h"
 #include "common/logging.h"
 #include "common/shutdownsignals.h"
@@ -53,36 +54,8 @@ std::optional<quint16> parsePort(const QString &text)
 
 QJsonValue orNull(const QString &text) { return text.isEmpty() ? QJsonValue() : QJsonValue(text); }
 
-/// QDateTime::toString(Qt::ISODate) in UTC ("2026-12-06T14:05:43Z"), without its
-/// formatting through asprintf: a list of 10,000 sandboxes prints 20,000 of them.
-QString isoTime(const QDateTime &time)
-{
-    if (!time.isValid())
-        return QString();
-    const QDateTime utc = time.toUTC();
-    const QDate date = utc.date();
-    const QTime clock = utc.time();
-    if (date.year() < 1 || date.year() > 9999)
-        return utc.toString(Qt::ISODate);
-    char16_t text[20];
-    const auto put = [&text](int at, int value, int digits) {
-        for (int i = digits - 1; i >= 0; --i, value /= 10)
-            text[at + i] = char16_t(u'0' + value % 10);
-    };
-    put(0, date.year(), 4);
-    text[4] = u'-';
-    put(5, date.month(), 2);
-    text[7] = u'-';
-    put(8, date.day(), 2);
-    text[10] = u'T';
-    put(11, clock.hour(), 2);
-    text[13] = u':';
-    put(14, clock.minute(), 2);
-    text[16] = u':';
-    put(17, clock.second(), 2);
-    text[19] = u'Z';
-    return QString(reinterpret_cast<const QChar *>(text), 20);
-}
+/// The command line shows times to the second.
+QString isoTime(const QDateTime &time) { return sd::isoTime(time, IsoPrecision::Seconds); }
 
 QJsonValue rollbackJson(const std::optional<RollbackReport> &report)
 {
@@ -98,14 +71,6 @@ QJsonValue rollbackJson(const std::optional<RollbackReport> &report)
     return json;
 }
 
-void appendJsonStringOrNull(QByteArray *out, const QString &text)
-{
-    if (text.isEmpty())
-        out->append("null");
-    else
-        appendJsonString(out, text);
-}
-
 /// `--list --json`: the bytes QJsonDocument::Indented writes for {"sandboxes": [...]},
 /// written straight out. At 10,000 sandboxes building the QJsonObjects and writing
 /// them was half of the command's CPU. Keys in QJsonObject's (sorted) order.
@@ -115,21 +80,17 @@ public:
     void add(const Sandbox &sandbox, const std::optional<Orphan> &orphan)
     {
         m_out.append(m_out.isEmpty() ? "{\n    \"sandboxes\": [\n" : ",\n");
-        m_out.append("        {\n");
-        member("endAt");
-        appendJsonStringOrNull(&m_out, isoTime(sandbox.endAt));
-        member("metadata");
-        m_out.append("{\n");
+        m_out.append("        {\n            \"endAt\": ");
+        appendTimeOrNull(sandbox.endAt);
+        m_out.append(",\n            \"metadata\": {");
         for (auto it = sandbox.metadata.begin(); it != sandbox.metadata.end(); ++it) {
-            if (it != sandbox.metadata.begin())
-                m_out.append(",\n");
-            m_out.append("                ");
+            m_out.append(
+                it == sandbox.metadata.begin() ? "\n                " : ",\n                ");
             appendJsonString(&m_out, it.key());
             m_out.append(": ");
             appendJsonString(&m_out, it.value());
         }
-        m_out.append(sandbox.metadata.isEmpty() ? "            }" : "\n            }");
-        member("orphan");
+        m_out.append("\n            },\n            \"orphan\": ");
         if (orphan) {
             m_out.append("{\n                \"certainty\": ");
             appendJsonString(&m_out, toString(orphan->certainty));
@@ -141,13 +102,13 @@ public:
         } else {
             m_out.append("null");
         }
-        member("sandboxId");
+        m_out.append(",\n            \"sandboxId\": ");
         appendJsonString(&m_out, sandbox.sandboxId);
-        member("startedAt");
-        appendJsonStringOrNull(&m_out, isoTime(sandbox.startedAt));
-        member("state");
+        m_out.append(",\n            \"startedAt\": ");
+        appendTimeOrNull(sandbox.startedAt);
+        m_out.append(",\n            \"state\": ");
         appendJsonString(&m_out, toString(sandbox.state));
-        member("templateId");
+        m_out.append(",\n            \"templateId\": ");
         appendJsonString(&m_out, sandbox.templateId);
         m_out.append("\n        }");
     }
@@ -160,12 +121,15 @@ public:
     }
 
 private:
-    /// A member of a sandbox's object: its key and what comes before it.
-    void member(const char *key)
+    void appendTimeOrNull(const QDateTime &time)
     {
-        if (!m_out.endsWith("{\n"))
-            m_out.append(",\n");
-        m_out.append("            \"").append(key).append("\": ");
+        if (!time.isValid()) {
+            m_out.append("null");
+            return;
+        }
+        m_out.append('"');
+        appendIsoTime(&m_out, time, IsoPrecision::Seconds);
+        m_out.append('"');
     }
 
     QByteArray m_out;

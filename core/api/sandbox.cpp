@@ -1,5 +1,7 @@
 #include "sandbox.h"
 
+#include "common/isotime.h"
+
 #include <QJsonArray>
 
 #include <limits>
@@ -44,7 +46,7 @@ bool readTime(const QJsonObject &json, const char *key, QDateTime *out, QString 
     QString text;
     if (!readString(json, key, &text, problem))
         return false;
-    *out = QDateTime::fromString(text, Qt::ISODateWithMs);
+    *out = parseIsoTime(text);
     if (!out->isValid()) {
         if (problem)
             *problem = QStringLiteral("field '%1' is not an ISO 8601 time").arg(QLatin1String(key));

@@ -119,6 +119,9 @@ struct SandboxTemplate
 
 } // namespace sd
 
+// Each member is a pointer to shared data or a plain value, so a list of them grows by
+// moving bytes instead of copying and destroying every sandbox.
+Q_DECLARE_TYPEINFO(sd::Sandbox, Q_RELOCATABLE_TYPE);
 Q_DECLARE_METATYPE(sd::Sandbox)
 Q_DECLARE_METATYPE(sd::SandboxLogEntry)
 Q_DECLARE_METATYPE(sd::SandboxMetric)

@@ -1,5 +1,6 @@
 #include "creationjournal.h"
 
+#include "common/isotime.h"
 #include "common/logging.h"
 #include "common/processidentity.h"
 
@@ -34,28 +35,12 @@ namespace {
 
 constexpr int formatVersion = 1;
 
-/// `time` in UTC as Qt::ISODateWithMs spells it ("2026-12-03T16:38:50.123Z"), at a
-/// tenth of toString()'s cost: every record carries one.
-QString isoUtc(const QDateTime &time)
-{
-    const QDateTime utc = time.toUTC();
-    const QDate date = utc.date();
-    const QTime clock = utc.time();
-    if (!utc.isValid() || date.year() < 0 || date.year() > 9999)
-        return utc.toString(Qt::ISODateWithMs);
-    char text[32];
-    const int size
-        = std::snprintf(text, sizeof text, "%04d-%02d-%02dT%02d:%02d:%02d.%03dZ", date.year(),
-            date.month(), date.day(), clock.hour(), clock.minute(), clock.second(), clock.msec());
-    return QString::fromLatin1(text, size);
-}
+/// Every record carries one.
+QString isoUtc(const QDateTime &time) { return isoTime(time, IsoPrecision::Milliseconds); }
 
 QString isoNow() { return isoUtc(QDateTime::currentDateTimeUtc()); }
 
-QDateTime parseTime(const QJsonValue &value)
-{
-    return QDateTime::fromString(value.toString(), Qt::ISODateWithMs);
-}
+QDateTime parseTime(const QJsonValue &value) { return parseIsoTime(value.toString()); }
 
 QJsonObject rollbackToJson(const RollbackReport &report)
 {

@@ -2,6 +2,7 @@
 
 #include "local/processrunner.h"
 
+#include "common/isotime.h"
 #include "common/jsonstring.h"
 
 #include <QJsonArray>
@@ -13,7 +14,6 @@
 
 #include <algorithm>
 #include <cmath>
-#include <cstdio>
 
 namespace sd::local {
 
@@ -21,7 +21,7 @@ namespace {
 
 constexpr int kTokenMacBytes = 12;
 
-QString isoTime(const QDateTime &time) { return time.toUTC().toString(Qt::ISODateWithMs); }
+QString isoTime(const QDateTime &time) { return sd::isoTime(time, IsoPrecision::Milliseconds); }
 
 HttpResponse notFound(const QString &id)
 {
@@ -114,16 +114,12 @@ QJsonObject stringMapJson(const QMap<QString, QString> &map)
     return object;
 }
 
-/// isoTime() without QDateTime::toString(), which formats through asprintf.
-void appendIsoTime(QByteArray *out, const QDateTime &time)
+/// isoTime() as a JSON string.
+void appendJsonTime(QByteArray *out, const QDateTime &time)
 {
-    const QDateTime utc = time.toUTC();
-    const QDate d = utc.date();
-    const QTime t = utc.time();
-    char buffer[32];
-    const int n = std::snprintf(buffer, sizeof buffer, "\"%04d-%02d-%02dT%02d:%02d:%02d.%03dZ\"",
-        d.year(), d.month(), d.day(), t.hour(), t.minute(), t.second(), t.msec());
-    out->append(buffer, n);
+    out->append('"');
+    appendIsoTime(out, time, IsoPrecision::Milliseconds);
+    out->append('"');
 }
 
 /// Decodes one component of an application/x-www-form-urlencoded string.
@@ -240,7 +236,7 @@ void ControlPlane::appendListedSandboxJson(QByteArray *out, const SandboxRecord 
     out->append(",\"diskSizeMB\":");
     out->append(QByteArray::number(record.diskSizeMB));
     out->append(",\"endAt\":");
-    appendIsoTime(out, record.endAt);
+    appendJsonTime(out, record.endAt);
     out->append(",\"envdVersion\":");
     appendJsonString(out, record.envdVersion);
     out->append(",\"memoryMB\":");
@@ -256,7 +252,7 @@ void ControlPlane::appendListedSandboxJson(QByteArray *out, const SandboxRecord 
     out->append("},\"sandboxID\":");
     appendJsonString(out, record.sandboxId);
     out->append(",\"startedAt\":");
-    appendIsoTime(out, record.startedAt);
+    appendJsonTime(out, record.startedAt);
     out->append(",\"state\":");
     appendJsonString(out, sandboxStateName(record.state));
     out->append(",\"templateID\":");
