@@ -96,6 +96,19 @@ void ApiJob::send(const Request &request)
     m_timer.start(m_timeout);
 }
 
+void ApiJob::failWithRequestOut(const Error &error)
+{
+    if (isFinished())
+        return;
+    m_timer.stop();
+    if (m_reply) {
+        m_reply->disconnect(this);
+        m_reply->abort();
+        m_reply.release()->deleteLater();
+    }
+    emitError(error);
+}
+
 void ApiJob::doCancel()
 {
     if (m_reply)

@@ -74,6 +74,9 @@ protected:
     /// Sends `request`; used by doStart() and by subclasses that chain requests
     /// (pagination, fallbacks).
     void send(const Request &request);
+    /// Fails the job with `error` while a request is out: that request is dropped
+    /// unanswered (for a failure found after a follow-up was already sent).
+    void failWithRequestOut(const Error &error);
 
     QNetworkAccessManager *network() const { return m_network; }
     const ConnectionSettings &settings() const { return m_settings; }

@@ -126,35 +126,57 @@ QDateTime ListSandboxesJob::serverDate() const
 
 void ListSandboxesJob::parseReply(int, const QByteArray &body, QNetworkReply *reply)
 {
-    QString problem;
-    const auto array = parseJsonArray(body, &problem);
-    if (!array) {
-        setError(Error::badResponse(tr("the sandbox list could not be read: %1").arg(problem)));
-        return;
-    }
-    const auto page = parseEach<Sandbox>(*array, &Sandbox::fromListed, &problem);
-    if (!page) {
-        setError(Error::badResponse(tr("a listed sandbox could not be read: %1").arg(problem)));
-        return;
-    }
     if (m_pages == 0)
         m_serverDate = reply->rawHeader("Date");
     ++m_pages;
-    m_sandboxes += *page;
     bool totalOk = false;
     const int total = reply->rawHeader("X-Total-Running").toInt(&totalOk);
     if (totalOk)
         m_totalRunning = total;
     m_nextToken = QString::fromUtf8(reply->rawHeader("X-Next-Token"));
-    Q_EMIT pageReceived(*page);
+    m_unread.append(body);
 
-    if (m_nextToken.isEmpty() || isCancelRequested() || !m_filter.followPages)
-        return;
-    if (m_pages >= m_filter.maxPages) {
-        setError(Error::badResponse(tr("the server kept paging after %1 pages").arg(m_pages)));
+    const bool lastPage = m_nextToken.isEmpty() || isCancelRequested() || !m_filter.followPages;
+    if (lastPage || m_pages >= m_filter.maxPages) {
+        if (const Error error = readUnread())
+            setError(error);
+        else if (!lastPage)
+            setError(Error::badResponse(tr("the server kept paging after %1 pages").arg(m_pages)));
         return;
     }
+    // The next page is asked for first and this one read afterwards, from the event
+    // loop: Qt 6.4 hands a request to its network thread only from there, so reading
+    // the page right away would hold the request back for as long as the reading
+    // takes (at 100 sandboxes a page, about as long as the round trip).
     send(buildRequest());
+    QMetaObject::invokeMethod(
+        this,
+        [this] {
+            if (isFinished())
+                return;
+            if (const Error error = readUnread())
+                failWithRequestOut(error);
+        },
+        Qt::QueuedConnection);
+}
+
+Error ListSandboxesJob::readUnread()
+{
+    // In the order they arrived, whichever of the deferred read and the next answer
+    // comes first; a slot that cancelled the job ends the reading.
+    while (!m_unread.isEmpty() && !isFinished()) {
+        const QByteArray body = m_unread.takeFirst();
+        QString problem;
+        const auto array = parseJsonArray(body, &problem);
+        if (!array)
+            return Error::badResponse(tr("the sandbox list could not be read: %1").arg(problem));
+        const auto page = parseEach<Sandbox>(*array, &Sandbox::fromListed, &problem);
+        if (!page)
+            return Error::badResponse(tr("a listed sandbox could not be read: %1").arg(problem));
+        m_sandboxes += *page;
+        Q_EMIT pageReceived(*page);
+    }
+    return {};
 }
 
 GetSandboxJob::GetSandboxJob(QNetworkAccessManager *network, const ConnectionSettings &settings,

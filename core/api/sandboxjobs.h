@@ -61,7 +61,7 @@ struct SandboxFilter
 QString encodeMetadataQuery(const Metadata &metadata);
 
 /// GET /v2/sandboxes, following X-Next-Token until the last page. Each page is
-/// announced by pageReceived() as it arrives; sandboxes() holds them all at the end.
+/// announced by pageReceived() as it is read; sandboxes() holds them all at the end.
 class ListSandboxesJob : public ApiJob
 {
     Q_OBJECT
@@ -82,7 +82,8 @@ public:
     QDateTime serverDate() const;
 
 Q_SIGNALS:
-    /// Emitted for each page as it arrives, before the next one is asked for.
+    /// Emitted for each page, in order, once it is read. The next page is being asked
+    /// for by then: cancelling from here stops the list after that one.
     void pageReceived(const QList<sd::Sandbox> &page);
 
 protected:
@@ -90,9 +91,13 @@ protected:
     void parseReply(int status, const QByteArray &body, QNetworkReply *reply) override;
 
 private:
+    /// Reads the pages received and not yet read into sandboxes(), announcing each.
+    Error readUnread();
+
     SandboxFilter m_filter;
     QString m_nextToken;
     QList<Sandbox> m_sandboxes;
+    QList<QByteArray> m_unread; ///< pages received, read once the next one is asked for
     int m_pages = 0;
     int m_totalRunning = -1;
     QByteArray m_serverDate; ///< the `Date` header; read only when asked for

@@ -58,6 +58,21 @@ QJsonObject bodyOf(const FakeServer::Request &request)
     return QJsonDocument::fromJson(request.body).object();
 }
 
+/// Counts the requests handed to it.
+class CountingNetwork : public QNetworkAccessManager
+{
+public:
+    int requestsMade = 0;
+
+protected:
+    QNetworkReply *createRequest(
+        Operation operation, const QNetworkRequest &request, QIODevice *data) override
+    {
+        ++requestsMade;
+        return QNetworkAccessManager::createRequest(operation, request, data);
+    }
+};
+
 /// The query parameter `name` as the server decodes it (once).
 QString queryValue(const FakeServer::Request &request, const QString &name)
 {
@@ -333,6 +348,73 @@ private Q_SLOTS:
             QCOMPARE(queryValue(request, "limit"), QStringLiteral("3"));
             QVERIFY(request.header("X-API-Key") == apiKey.toUtf8());
         }
+    }
+
+    // A page is read while the next one travels: by the time a page is announced, the
+    // request for the next has been made (reading 100 sandboxes takes about as long as
+    // the round trip, so reading first would nearly double a long list's time).
+    void listAsksForTheNextPageBeforeReadingThisOne()
+    {
+        m_server->enqueue(
+            200, json(QJsonArray { listedObject("a0") }), { { "X-Next-Token", "t2" } });
+        m_server->enqueue(
+            200, json(QJsonArray { listedObject("b0") }), { { "X-Next-Token", "t3" } });
+        m_server->enqueue(200, json(QJsonArray { listedObject("c0") }));
+        CountingNetwork network;
+        ListSandboxesJob job(&network, settings());
+        QList<int> requestsWhenRead;
+        QStringList idsInOrder;
+        connect(&job, &ListSandboxesJob::pageReceived, this, [&](const QList<Sandbox> &page) {
+            requestsWhenRead << network.requestsMade;
+            idsInOrder << page.first().sandboxId;
+        });
+        QVERIFY(run(job));
+        QVERIFY2(!job.hasError(), qPrintable(job.error().message()));
+        QCOMPARE(requestsWhenRead, (QList<int> { 2, 3, 3 }));
+        QCOMPARE(idsInOrder, (QStringList { "a0", "b0", "c0" }));
+        QCOMPARE(job.sandboxes().size(), 3);
+        QCOMPARE(job.pages(), 3);
+    }
+
+    // A page that cannot be read fails the list even though the next one is already
+    // asked for: that request is dropped, and the job finishes once, with the reason.
+    void listBadPageWhileTheNextIsOut()
+    {
+        m_server->enqueue(
+            200, json(QJsonArray { listedObject("a0") }), { { "X-Next-Token", "t2" } });
+        m_server->enqueue(200, "oops", { { "X-Next-Token", "t3" } });
+        m_server->enqueue(200, json(QJsonArray { listedObject("c0") }));
+        ListSandboxesJob job(&m_network, settings());
+        QSignalSpy pages(&job, &ListSandboxesJob::pageReceived);
+        QSignalSpy finished(&job, &Job::finished);
+        QVERIFY(run(job));
+        QCOMPARE(job.error().kind(), Error::Kind::BadResponse);
+        QVERIFY2(job.error().message().contains(
+                     QStringLiteral("the sandbox list could not be read: the answer is not JSON")),
+            qPrintable(job.error().message()));
+        QCOMPARE(pages.count(), 1);
+        QCOMPARE(job.sandboxes().size(), 1);
+        // Time for the dropped request's answer, had it been kept, to arrive.
+        QTest::qWait(300);
+        QCOMPARE(finished.count(), 1);
+        QCOMPARE(job.error().kind(), Error::Kind::BadResponse);
+    }
+
+    // A server that never stops paging is cut off, after reading what it sent.
+    void listStopsAtMaxPages()
+    {
+        for (int i = 0; i < 4; ++i)
+            m_server->enqueue(200, json(QJsonArray { listedObject(QStringLiteral("s%1").arg(i)) }),
+                { { "X-Next-Token", "again" } });
+        SandboxFilter filter;
+        filter.maxPages = 3;
+        ListSandboxesJob job(&m_network, settings(), filter);
+        QVERIFY(run(job));
+        QCOMPARE(job.error().kind(), Error::Kind::BadResponse);
+        QVERIFY2(job.error().message().contains(QStringLiteral("kept paging after 3 pages")),
+            qPrintable(job.error().message()));
+        QCOMPARE(job.sandboxes().size(), 3);
+        QCOMPARE(m_server->requests().size(), 3);
     }
 
     void listFirstPageOnly()
