@@ -8,6 +8,7 @@
 //  2. Whole processes against a real `sandbox-desk-local` holding 1,000 then 10,000
 //     running sandboxes: `sandbox-desk --list --json` against the official CLI's
 //     `e2b sandbox list -f json -l 0`, alternating, plus one page over HTTP.
+//     `--earlier PATH` adds another build's sandbox-desk to the turns (before/after).
 //
 // Figures are printed, never asserted.
 
@@ -256,7 +257,10 @@ void benchOnePageHttp(
         size, page.medianMs(), page.p95Ms(), health.medianMs(), health.p95Ms());
 }
 
-void benchWholeProcess(const QList<int> &sizes, int reps, const QString &npmDir)
+/// `earlier`, when given, is another build's sandbox-desk, run in turn with the two
+/// others: a before/after comparison measured side by side.
+void benchWholeProcess(
+    const QList<int> &sizes, int reps, const QString &npmDir, const QString &earlier)
 {
     const QString cli = npmDir + QStringLiteral("/node_modules/@e2b/cli/dist/index.js");
     if (!QFile::exists(cli)) {
@@ -311,8 +315,8 @@ void benchWholeProcess(const QList<int> &sizes, int reps, const QString &npmDir)
         }
         held = size;
         const qint64 fillMs = filling.elapsed();
-        Samples deskRuns, cliRuns;
-        int deskListed = -1, cliListed = -1;
+        Samples deskRuns, cliRuns, earlierRuns;
+        int deskListed = -1, cliListed = -1, earlierListed = -1;
         for (int rep = 0; rep < reps + 1; ++rep) {
             const auto runDesk = [&] {
                 const Run r = runProcess(desk, deskArgs, env);
@@ -326,11 +330,21 @@ void benchWholeProcess(const QList<int> &sizes, int reps, const QString &npmDir)
                 if (rep > 0 && r.wallNs >= 0)
                     cliRuns.add(r.wallNs);
             };
+            const auto runEarlier = [&] {
+                if (earlier.isEmpty())
+                    return;
+                const Run r = runProcess(earlier, deskArgs, env);
+                earlierListed = r.listed;
+                if (rep > 0 && r.wallNs >= 0)
+                    earlierRuns.add(r.wallNs);
+            };
             if (rep % 2) {
                 runDesk();
+                runEarlier();
                 runCli();
             } else {
                 runCli();
+                runEarlier();
                 runDesk();
             }
         }
@@ -339,6 +353,11 @@ void benchWholeProcess(const QList<int> &sizes, int reps, const QString &npmDir)
             ratio(cliRuns.medianMs(), deskRuns.medianMs()));
         std::printf("  (listed: sandbox-desk %d, e2b %d; creating them took %lld ms)\n", deskListed,
             cliListed, fillMs);
+        if (!earlier.isEmpty())
+            std::printf("  the earlier build (--earlier): median %.0f ms (p95 %.0f), listed %d; "
+                        "this build / earlier: %.2f×\n",
+                earlierRuns.medianMs(), earlierRuns.p95Ms(), earlierListed,
+                deskRuns.medianMs() / earlierRuns.medianMs());
         benchOnePageHttp(&network, backend, size, std::max(reps * 4, 20));
         std::fflush(stdout);
     }
@@ -370,7 +389,8 @@ int main(int argc, char **argv)
     if (only.isEmpty() || only == QLatin1String("process")) {
         const QList<int> sizes = parseSizes(optionValue(args, QStringLiteral("--process-sizes"),
             quick ? QStringLiteral("100") : QStringLiteral("1000,10000")));
-        benchWholeProcess(sizes, repetitions(args, 7), npmDir(args));
+        benchWholeProcess(sizes, repetitions(args, 7), npmDir(args),
+            optionValue(args, QStringLiteral("--earlier")));
     }
     return 0;
 }
