@@ -1,5 +1,7 @@
 #include "isotime.h"
 
+#include <optional>
+
 namespace sd {
 
 namespace {
