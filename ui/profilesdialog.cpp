@@ -1,7 +1,7 @@
 #include "profilesdialog.h"
 
 #include "cliloginprompt.h"
-#include "localbackendstarter.h"
+#include "session/localbackendstarter.h"
 
 #include "api/sandboxjobs.h"
 #include "profiles/e2bclilogin.h"

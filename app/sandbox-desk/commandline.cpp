@@ -7,12 +7,12 @@
 #include "common/shutdownsignals.h"
 #include "creation/creationjob.h"
 #include "journal/creationjournal.h"
-#include "localbackendstarter.h"
 #include "mcp/mcpconfigcheck.h"
 #include "orphans/orphandetector.h"
 #include "profiles/keystore.h"
 #include "profiles/profilestore.h"
 #include "profiles/resolveprofilejob.h"
+#include "session/localbackendstarter.h"
 #include "session/session.h"
 
 #include <QCoreApplication>

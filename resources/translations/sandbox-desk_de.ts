@@ -103,6 +103,13 @@
     </message>
 </context>
 <context>
+    <name>main</name>
+    <message>
+        <source>sandbox-desk: the window could not be started (%1). Is Sandbox Desk fully installed? The command-line mode works without it: sandbox-desk --help</source>
+        <translation>sandbox-desk: Das Fenster konnte nicht gestartet werden (%1). Ist Sandbox Desk vollständig installiert? Der Kommandozeilenmodus funktioniert auch ohne das Fenster: sandbox-desk --help</translation>
+    </message>
+</context>
+<context>
     <name>sd</name>
     <message>
         <source>the E2B CLI&apos;s key for %1</source>

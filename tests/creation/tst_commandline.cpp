@@ -769,6 +769,90 @@ private Q_SLOTS:
         }
     }
 
+    // The display libraries are the window's: a script's call loads none of them.
+    void commandLineLoadsNoDisplayLibrary()
+    {
+        QProcess process;
+        process.setProgram(sd::test::LocalBackend::binary(QStringLiteral("sandbox-desk")));
+        process.setArguments({ QStringLiteral("--version") });
+        QProcessEnvironment env = environment();
+        env.insert(QStringLiteral("LD_DEBUG"), QStringLiteral("libs"));
+        process.setProcessEnvironment(env);
+        process.start();
+        QVERIFY(process.waitForFinished(60000));
+        QCOMPARE(process.exitCode(), 0);
+        const QString loaded = QString::fromUtf8(process.readAllStandardError());
+        QVERIFY2(loaded.contains(QLatin1String("libQt6Core.so")), qPrintable(loaded.left(2000)));
+        static const QRegularExpression display(
+            QStringLiteral("libQt6(Gui|Widgets|OpenGL|Charts|Svg)\\.so"));
+        QVERIFY2(!loaded.contains(display), qPrintable(display.match(loaded).captured()));
+    }
+
+    // Without an action, sandbox-desk becomes the window program: the same process,
+    // arguments and environment, so SIGTERM still quits the window the way Quit does.
+    void withoutAnActionTheWindowProgramRuns()
+    {
+        QVERIFY(writeLocalKeyFile(m_backend.apiKey()));
+        auto window = launch(
+            { QStringLiteral("--local-port"), m_backend.url().section(QLatin1Char(':'), -1) });
+        QVERIFY(window->waitForStarted());
+        const qint64 pid = window->processId();
+        const QString windowProgram
+            = QFileInfo(sd::test::LocalBackend::binary(QStringLiteral("sandbox-desk-window")))
+                  .canonicalFilePath();
+        const auto catchesSigterm = [pid] {
+            QFile status(QStringLiteral("/proc/%1/status").arg(pid));
+            if (!status.open(QIODevice::ReadOnly))
+                return false;
+            for (const QByteArray &line : status.readAll().split('\n')) {
+                if (line.startsWith("SigCgt:"))
+                    return ((line.mid(7).trimmed().toULongLong(nullptr, 16) >> (SIGTERM - 1)) & 1)
+                        != 0;
+            }
+            return false;
+        };
+        // Up once it catches SIGTERM: the window installs that handler before it shows.
+        QTRY_VERIFY_WITH_TIMEOUT(
+            QFile::symLinkTarget(QStringLiteral("/proc/%1/exe").arg(pid)) == windowProgram
+                && catchesSigterm(),
+            60000);
+        ::kill(pid_t(pid), SIGTERM);
+        QVERIFY(window->waitForFinished(60000));
+        QCOMPARE(window->exitStatus(), QProcess::NormalExit);
+        QCOMPARE(window->exitCode(), 0);
+    }
+
+    // A sandbox-desk without its window program says so, and its command line works.
+    void withoutTheWindowProgramTheCommandLineStillWorks()
+    {
+        QVERIFY(QDir().mkpath(m_cli->path(QStringLiteral("alone"))));
+        const QString alone = m_cli->path(QStringLiteral("alone/sandbox-desk"));
+        QVERIFY(QFile::copy(sd::test::LocalBackend::binary(QStringLiteral("sandbox-desk")), alone));
+        const auto run = [&](const QStringList &args, QByteArray *err) {
+            QProcess process;
+            process.setProgram(alone);
+            process.setArguments(args);
+            process.setProcessEnvironment(environment());
+            process.start();
+            if (!process.waitForFinished(60000))
+                return -1;
+            *err = process.readAllStandardError();
+            return process.exitStatus() == QProcess::NormalExit ? process.exitCode() : -1;
+        };
+        QByteArray err;
+        QCOMPARE(run({}, &err), 1);
+        const QString dir = QFileInfo(alone).canonicalPath();
+        QCOMPARE(QString::fromUtf8(err),
+            QStringLiteral(
+                "sandbox-desk: the window could not be started (no sandbox-desk-window at "
+                "%1/sandbox-desk-window, %1/../lib/sandbox-desk/sandbox-desk-window). Is "
+                "Sandbox Desk fully installed? The command-line mode works without it: "
+                "sandbox-desk --help\n")
+                .arg(dir));
+        QCOMPARE(run(QStringList { QStringLiteral("--list") } + connection(), &err), 0);
+        QVERIFY2(err.isEmpty(), err.constData());
+    }
+
     void unreachableOrRefusedExits4()
     {
         QCOMPARE(cli({ QStringLiteral("--list"), QStringLiteral("--api-url"),

@@ -15,11 +15,14 @@ src=$(realpath "$1") build=$(realpath "$2") mode=$3 version=$4
 scratch=$(realpath "$(mktemp -d "${TMPDIR:-/tmp}/tst_package.XXXXXX")")
 root=$scratch/root
 backend_pid=
+window_pid=
 cleanup() {
-    if [ -n "$backend_pid" ]; then
-        kill "$backend_pid" 2>/dev/null
-        wait "$backend_pid" 2>/dev/null
-    fi
+    for pid in $window_pid $backend_pid; do
+        kill "$pid" 2>/dev/null
+        wait "$pid" 2>/dev/null
+    done
+    # A backend the window started runs detached, from the scratch root.
+    pkill -f "^$root/usr/bin/sandbox-desk-local " 2>/dev/null
     rm -rf "$scratch"
 }
 trap cleanup EXIT
@@ -50,6 +53,7 @@ else
 fi
 
 for file in usr/bin/sandbox-desk usr/bin/sandbox-desk-local usr/lib/sandbox-desk/mcp-gateway \
+    usr/lib/sandbox-desk/sandbox-desk-window \
     usr/share/applications/sandbox-desk.desktop \
     usr/share/metainfo/io.github.sandboxdesk.SandboxDesk.metainfo.xml \
     usr/share/icons/hicolor/scalable/apps/sandbox-desk.svg \
@@ -65,6 +69,7 @@ for size in 16 22 24 32 48 64 128 256; do
     [ "$width x $height" = "$size x $size" ] || fail "the ${size}x${size} icon is $width x $height"
 done
 [ ! -e "$root/usr/bin/mcp-gateway" ] || fail "mcp-gateway is on the PATH; it belongs to sandboxes"
+[ ! -e "$root/usr/bin/sandbox-desk-window" ] || fail "sandbox-desk-window is on the PATH; sandbox-desk starts it"
 
 # Nothing installed may point into the build: text files in both modes, binaries
 # (stripped) when packaged.
@@ -84,6 +89,12 @@ for program in sandbox-desk sandbox-desk-local; do
         || fail "$program --version failed: $out"
     grep -q "$version" <<<"$out" || fail "$program --version printed: $out"
 done
+# The command line loads no display library: they are the window's.
+loaded=$(LD_DEBUG=libs "$root/usr/bin/sandbox-desk" --version 2>&1 >/dev/null | grep -o 'lib[A-Za-z0-9_]*Qt6[A-Za-z]*\.so' | sort -u)
+grep -q Qt6Core <<<"$loaded" || fail "LD_DEBUG=libs shows no Qt library at all: $loaded"
+if grep -E 'Qt6(Gui|Widgets|OpenGL|Charts|Svg)' <<<"$loaded"; then
+    fail "sandbox-desk --version loads display libraries"
+fi
 # The translations are compiled in: the installed program speaks German under a German
 # locale, with nothing installed beside it.
 out=$(env -u LANGUAGE -u LC_ALL -u LC_MESSAGES LANG=de_DE.UTF-8 "$root/usr/bin/sandbox-desk" --help 2>&1) \
@@ -134,4 +145,33 @@ out=$(app --create --mcp "$scratch/config.json" --json 2>&1)
 status=$?
 [ $status -eq 0 ] || { cat "$scratch/backend.err"; fail "creating a sandbox with a gateway gave exit $status: $out"; }
 echo "created: $out"
-echo "PASS ($mode): installed files in place; the installed backend runs the installed gateway"
+
+# The window, through the installed command: sandbox-desk runs the installed
+# sandbox-desk-window, which starts the installed backend on a port where nothing
+# answers. The test's own backend stops first, so its port is known to be free.
+port=${url##*:}
+kill "$backend_pid"
+wait "$backend_pid" 2>/dev/null
+backend_pid=
+HOME=$scratch/home XDG_CONFIG_HOME=$scratch/home/.config XDG_DATA_HOME=$scratch/home/.local/share \
+    XDG_CACHE_HOME=$scratch/home/.cache QT_QPA_PLATFORM=offscreen \
+    "$root/usr/bin/sandbox-desk" --local-port "$port" >"$scratch/window.out" 2>&1 &
+window_pid=$!
+started=
+for _ in $(seq 300); do
+    started=$(pgrep -f "^$root/usr/bin/sandbox-desk-local --port $port ")
+    [ -n "$started" ] && curl -fsS "http://127.0.0.1:$port/health" >/dev/null 2>&1 && break
+    kill -0 "$window_pid" 2>/dev/null || break
+    sleep 0.1
+done
+[ -n "$started" ] || { cat "$scratch/window.out"; fail "the installed window did not start the installed backend on port $port"; }
+program=$(readlink "/proc/$window_pid/exe")
+[ "$program" = "$root/usr/lib/sandbox-desk/sandbox-desk-window" ] \
+    || fail "sandbox-desk without an action runs '$program', not the installed window"
+kill -TERM "$window_pid"
+wait "$window_pid"
+status=$?
+window_pid=
+[ $status -eq 0 ] || { cat "$scratch/window.out"; fail "the window quit with exit $status on SIGTERM"; }
+echo "PASS ($mode): installed files in place; the installed backend runs the installed gateway;" \
+    "the installed window starts the installed backend"

@@ -11,6 +11,7 @@
 
 #include "../creation/creationtestutil.h"
 #include "clilogin.h"
+#include "common/translations.h"
 #include "creationspanel.h"
 #include "firstrunhint.h"
 #include "historyview.h"
@@ -19,7 +20,6 @@
 #include "messagebanner.h"
 #include "newsandboxdialog.h"
 #include "sessionlogview.h"
-#include "translations.h"
 
 #include "api/lifecyclejobs.h"
 #include "common/logging.h"

@@ -3,10 +3,10 @@
 // it reports is kept. Against the real sandbox-desk-local.
 
 #include "localbackend.h"
-#include "localbackendstarter.h"
 #include "mainwindow.h"
 #include "messagebanner.h"
 #include "otheruserbackend.h"
+#include "session/localbackendstarter.h"
 #include "uitest.h"
 
 #include <QDir>

@@ -6,12 +6,12 @@
 // mode speaks German under LANG=de_DE.UTF-8 while its JSON keeps English keys.
 
 #include "api/sandboxjobs.h"
+#include "common/translations.h"
+#include "historyview.h"
 #include "localbackend.h"
 #include "mainwindow.h"
 #include "newsandboxdialog.h"
-#include "historyview.h"
 #include "profilesdialog.h"
-#include "translations.h"
 #include "uitest.h"
 
 #include <QAbstractButton>

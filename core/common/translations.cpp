@@ -27,7 +27,8 @@ void installTranslations(const QLocale &locale)
     const QString ours = QStringLiteral(":/i18n");
     // Translators installed later are asked first: the English plurals are the fallback.
     installTranslator(QLocale(QLocale::English), QStringLiteral("sandbox-desk"), ours);
-    installTranslator(locale, QStringLiteral("qtbase"), QLibraryInfo::path(QLibraryInfo::TranslationsPath));
+    installTranslator(
+        locale, QStringLiteral("qtbase"), QLibraryInfo::path(QLibraryInfo::TranslationsPath));
     if (locale.language() != QLocale::English)
         installTranslator(locale, QStringLiteral("sandbox-desk"), ours);
 }

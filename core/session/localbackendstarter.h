@@ -19,7 +19,7 @@ namespace sd {
 ///   probe GET /health ──answer──▶ read the key file ─▶ done
 ///        │ no answer
 ///        ▼
-///   start sandbox-desk-local --port N (detached, sibling binary)
+///   start sandbox-desk-local --port N (detached, the installed one beside this program)
 ///        ▼
 ///   probe every 250 ms until it answers or 20 s pass ─▶ read the key file ─▶ done
 ///
@@ -39,7 +39,8 @@ public:
     /// Whether to start the backend when nothing answers (default true).
     void setStartAllowed(bool allowed) { m_startAllowed = allowed; }
     void setKeyFile(const QString &path) { m_keyFile = path; }
-    /// Where the backend binary is looked for (default: the application's directory).
+    /// Where the backend binary is looked for (default: beside this program, or where
+    /// the installed command line is).
     void setBinaryDirectory(const QString &dir) { m_binaryDir = dir; }
 
     /// Where the backend this job starts writes its output.

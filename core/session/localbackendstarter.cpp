@@ -6,11 +6,11 @@
 #include <QDir>
 #include <QFile>
 #include <QFileInfo>
+#include <QJsonDocument>
+#include <QJsonObject>
 #include <QNetworkAccessManager>
 #include <QNetworkReply>
 #include <QProcess>
-#include <QJsonDocument>
-#include <QJsonObject>
 #include <QStandardPaths>
 
 #include <cerrno>
@@ -23,6 +23,17 @@ namespace {
 constexpr int kProbeTimeoutMs = 2000;
 constexpr int kRetryIntervalMs = 250;
 constexpr int kStartTimeoutMs = 20000;
+
+// sandbox-desk-local sits next to the running program in a build tree and next to the
+// command line once installed; the installed window runs from the private folder, and
+// finds it at SD_BIN_RELDIR from there.
+QString backendBinaryDir()
+{
+    const QDir here(QCoreApplication::applicationDirPath());
+    if (QFileInfo(here.filePath(QStringLiteral("sandbox-desk-local"))).isExecutable())
+        return here.path();
+    return QDir::cleanPath(here.filePath(QStringLiteral(SD_BIN_RELDIR)));
+}
 } // namespace
 
 LocalBackendStarter::LocalBackendStarter(
@@ -31,7 +42,7 @@ LocalBackendStarter::LocalBackendStarter(
     , m_network(network)
     , m_port(port)
     , m_keyFile(ProfileStore::localKeyFilePath())
-    , m_binaryDir(QCoreApplication::applicationDirPath())
+    , m_binaryDir(backendBinaryDir())
 {
     m_retry.setSingleShot(true);
     m_retry.setInterval(kRetryIntervalMs);
@@ -70,7 +81,8 @@ void LocalBackendStarter::probe()
 {
     QNetworkRequest request(QUrl(m_settings.apiUrl.toString() + QStringLiteral("/health")));
     request.setTransferTimeout(kProbeTimeoutMs);
-    request.setAttribute(QNetworkRequest::RedirectPolicyAttribute, QNetworkRequest::ManualRedirectPolicy);
+    request.setAttribute(
+        QNetworkRequest::RedirectPolicyAttribute, QNetworkRequest::ManualRedirectPolicy);
     m_reply.reset(m_network->get(request));
     connect(m_reply.get(), &QNetworkReply::finished, this, &LocalBackendStarter::onProbeFinished);
 }
@@ -80,22 +92,28 @@ void LocalBackendStarter::onProbeFinished()
     std::unique_ptr<QNetworkReply> reply = std::move(m_reply);
     reply.release()->deleteLater();
     QNetworkReply *done = qobject_cast<QNetworkReply *>(sender());
-    const bool answered = done && done->attribute(QNetworkRequest::HttpStatusCodeAttribute).isValid();
+    const bool answered
+        = done && done->attribute(QNetworkRequest::HttpStatusCodeAttribute).isValid();
     if (answered) {
-        m_isolation = QJsonDocument::fromJson(done->readAll()).object().value(QLatin1String("isolation")).toString();
+        m_isolation = QJsonDocument::fromJson(done->readAll())
+                          .object()
+                          .value(QLatin1String("isolation"))
+                          .toString();
         finishConnected();
         return;
     }
     if (m_startedBackend) {
         if (m_pid > 0 && ::kill(pid_t(m_pid), 0) != 0 && errno == ESRCH) {
-            emitError(Error::rejected(tr("The local backend stopped at once; its log %1 says why (for example "
-                                         "that bubblewrap cannot isolate sandboxes here).")
-                                          .arg(logFile())));
+            emitError(Error::rejected(
+                tr("The local backend stopped at once; its log %1 says why (for example "
+                   "that bubblewrap cannot isolate sandboxes here).")
+                    .arg(logFile())));
             return;
         }
         if (m_sinceLaunch.elapsed() > kStartTimeoutMs) {
-            emitError(Error::timeout(tr("the local backend did not answer within %1 s after it was started")
-                                         .arg(kStartTimeoutMs / 1000)));
+            emitError(Error::timeout(
+                tr("the local backend did not answer within %1 s after it was started")
+                    .arg(kStartTimeoutMs / 1000)));
             return;
         }
         m_retry.start();
@@ -113,7 +131,8 @@ void LocalBackendStarter::launch()
 {
     const QString binary = QDir(m_binaryDir).filePath(QStringLiteral("sandbox-desk-local"));
     if (!QFileInfo(binary).isExecutable()) {
-        emitError(Error::rejected(tr("The local backend is not running and %1 was not found.").arg(binary)));
+        emitError(Error::rejected(
+            tr("The local backend is not running and %1 was not found.").arg(binary)));
         return;
     }
     // Detached, so sandboxes outlive the window; its output goes to a log file. It must
@@ -122,13 +141,14 @@ void LocalBackendStarter::launch()
     QDir().mkpath(QFileInfo(logFile()).path());
     QProcess process;
     process.setProgram(binary);
-    process.setArguments({QStringLiteral("--port"), QString::number(m_port), QStringLiteral("--isolation"),
-                          QStringLiteral("bwrap")});
+    process.setArguments({ QStringLiteral("--port"), QString::number(m_port),
+        QStringLiteral("--isolation"), QStringLiteral("bwrap") });
     process.setStandardInputFile(QProcess::nullDevice());
     process.setStandardOutputFile(logFile(), QIODevice::Append);
     process.setStandardErrorFile(logFile(), QIODevice::Append);
     if (!process.startDetached(&m_pid)) {
-        emitError(Error::rejected(tr("Could not start the local backend: %1").arg(process.errorString())));
+        emitError(Error::rejected(
+            tr("Could not start the local backend: %1").arg(process.errorString())));
         return;
     }
     m_startedBackend = true;
@@ -139,7 +159,8 @@ void LocalBackendStarter::launch()
 
 QString LocalBackendStarter::logFile()
 {
-    return QStandardPaths::writableLocation(QStandardPaths::CacheLocation) + QStringLiteral("/sandbox-desk-local.log");
+    return QStandardPaths::writableLocation(QStandardPaths::CacheLocation)
+        + QStringLiteral("/sandbox-desk-local.log");
 }
 
 qint64 LocalBackendStarter::listenerUid(const QByteArray &procNetTcp, quint16 port)
@@ -157,9 +178,9 @@ qint64 LocalBackendStarter::listenerUid(const QByteArray &procNetTcp, quint16 po
             continue;
         const QByteArray &address = local.at(0);
         const bool loopback = address == "0100007F" || address == "00000000"
-                              || address == "0000000000000000FFFF00000100007F"
-                              || address == "00000000000000000000000000000000"
-                              || address == "00000000000000000000000001000000";
+            || address == "0000000000000000FFFF00000100007F"
+            || address == "00000000000000000000000000000000"
+            || address == "00000000000000000000000001000000";
         if (!loopback)
             continue;
         bool ok = false;
@@ -174,26 +195,29 @@ void LocalBackendStarter::finishConnected()
 {
     // Only our own user's listener gets the key.
     qint64 owner = -1;
-    for (const char *table : {"/proc/net/tcp", "/proc/net/tcp6"}) {
+    for (const char *table : { "/proc/net/tcp", "/proc/net/tcp6" }) {
         QFile proc(QString::fromLatin1(table));
         if (owner < 0 && proc.open(QIODevice::ReadOnly))
             owner = listenerUid(proc.readAll(), m_port);
     }
     if (owner != qint64(::getuid())) {
-        emitError(Error::rejected(
-            owner < 0 ? tr("Something answers on port %1, but no listener of this user holds it; the local "
-                           "backend's key is not sent to it. Choose another port with --local-port.")
-                            .arg(m_port)
-                      : tr("Port %1 is held by another user's program (uid %2); the local backend's key is not "
-                           "sent to it. Choose another port with --local-port, or stop that program.")
-                            .arg(m_port)
-                            .arg(owner)));
+        emitError(Error::rejected(owner < 0
+                ? tr("Something answers on port %1, but no listener of this user holds it; the "
+                     "local "
+                     "backend's key is not sent to it. Choose another port with --local-port.")
+                      .arg(m_port)
+                : tr("Port %1 is held by another user's program (uid %2); the local backend's key "
+                     "is not "
+                     "sent to it. Choose another port with --local-port, or stop that program.")
+                      .arg(m_port)
+                      .arg(owner)));
         return;
     }
     QFile file(m_keyFile);
     if (!file.open(QIODevice::ReadOnly)) {
-        emitError(Error::rejected(tr("The local backend answers, but its API key could not be read from %1: %2")
-                                      .arg(m_keyFile, file.errorString())));
+        emitError(Error::rejected(
+            tr("The local backend answers, but its API key could not be read from %1: %2")
+                .arg(m_keyFile, file.errorString())));
         return;
     }
     // A key is a short line; anything longer is not a key file.
