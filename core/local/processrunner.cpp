@@ -53,7 +53,6 @@ const QByteArray JailGroup = "root:x:0:\nuser:x:1000:\nnogroup:x:65534:\n";
 const QStringList UnprivilegedJail { QStringLiteral("--unshare-user"), QStringLiteral("--uid"),
     JailUid, QStringLiteral("--gid"), JailUid, QStringLiteral("--cap-drop"),
     QStringLiteral("ALL") };
-constexpr int MetricsIntervalMs = 5000;
 // How often the groups of removed sandboxes are tried again while a killed process
 // keeps one busy (it is gone within milliseconds unless the machine is stalled).
 constexpr int RetiredGroupsIntervalMs = 1000;
@@ -658,6 +657,8 @@ void SandboxRuntime::onJailOutput()
         return;
     }
     m_pidNamespace = pidNamespaceOf(m_jailInit);
+    // The placeholder has said "ready", so it is there.
+    m_jailPlaceholder = childrenOf(m_jailInit).value(0);
     qCInfo(lcLocal) << "sandbox" << sandboxId() << "jail ready, init pid" << m_jailInit;
     if (m_config.allowInternetAccess)
         startNetwork();
@@ -780,6 +781,7 @@ void SandboxRuntime::onJailFinished()
     if (!m_stopped)
         qCWarning(lcLocal) << "sandbox" << sandboxId() << m_jailError;
     m_jailInit = 0;
+    m_jailPlaceholder = 0;
     stopNetwork();
     const auto pending = std::exchange(m_pending, {});
     for (const QPointer<SandboxProcess> &process : pending) {
@@ -821,6 +823,7 @@ SandboxProcess *SandboxRuntime::start(
 {
     auto *process = new SandboxProcess(config, tag, stdinOpen, nullptr);
     m_processes.append(process);
+    m_folderChanged = true;
     connect(process, &SandboxProcess::started, this, [this, process](quint32 pid) {
         qCInfo(lcLocal) << "sandbox" << sandboxId() << "process started" << process->safeCommand()
                         << "pid" << pid;
@@ -831,6 +834,7 @@ SandboxProcess *SandboxRuntime::start(
             qCInfo(lcLocal) << "sandbox" << sandboxId() << "process" << process->pid()
                             << "ended:" << status;
             m_processes.removeAll(process);
+            m_folderChanged = true; // what it wrote last is measured by the next sample
             Q_EMIT processEnded(process->pid(), process->safeCommand(), exitCode, status);
         });
     if (m_stopped) {
@@ -930,6 +934,21 @@ QString SandboxRuntime::metricsKey() const
         return pidNamespace();
     // Empty (no walk of the host's processes for it) until it ran something.
     return m_launchedAny ? m_config.sandboxId : QString();
+}
+
+QList<qint64> SandboxRuntime::jailPids() const
+{
+    QList<qint64> pids;
+    for (qint64 pid : { m_jailInit, m_jailPlaceholder }) {
+        if (pid > 0)
+            pids.append(pid);
+    }
+    return pids;
+}
+
+bool SandboxRuntime::takeFolderChanged()
+{
+    return std::exchange(m_folderChanged, false) || !m_processes.isEmpty();
 }
 
 QList<qint64> SandboxRuntime::sandboxPids() const
@@ -1211,7 +1230,7 @@ void ProcessRunner::sweepLeftovers()
 }
 
 ProcessRunner::Usage ProcessRunner::walkProcesses(
-    QSet<QString> keys, Isolation isolation, int maxProcesses)
+    QSet<QString> keys, QSet<qint64> jailPids, Isolation isolation, int maxProcesses)
 {
     Usage usage;
     for (const QString &key : std::as_const(keys))
@@ -1222,8 +1241,10 @@ ProcessRunner::Usage ProcessRunner::walkProcesses(
     const QByteArray marker = '\0' + SandboxMarker.toLatin1() + '=';
     const QList<qint64> pids = allPids();
     for (qint64 pid : pids) {
-        if (usage.walked >= maxProcesses)
+        if (usage.walked >= maxProcesses) {
+            usage.cut = true;
             break;
+        }
         ++usage.walked;
         QString key;
         if (isolation == Isolation::Bwrap) {
@@ -1246,16 +1267,22 @@ ProcessRunner::Usage ProcessRunner::walkProcesses(
             continue;
         it->first += stat.cpuTicks;
         it->second += stat.rssPages;
+        if (!jailPids.contains(pid))
+            usage.liveKeys.insert(key);
     }
     return usage;
 }
 
-ProcessRunner::Usage ProcessRunner::measure(
-    QSet<QString> keys, QStringList roots, Isolation isolation, int maxProcesses)
+ProcessRunner::Usage ProcessRunner::measure(QSet<QString> keys, QList<Folder> folders,
+    QSet<qint64> jailPids, Isolation isolation, int maxProcesses)
 {
-    Usage usage = walkProcesses(std::move(keys), isolation, maxProcesses);
-    for (const QString &root : std::as_const(roots))
-        usage.diskByRoot.insert(root, SandboxFs::diskUsage(root));
+    Usage usage = walkProcesses(std::move(keys), std::move(jailPids), isolation, maxProcesses);
+    for (const Folder &folder : std::as_const(folders)) {
+        const bool mayBeWriting
+            = !folder.key.isEmpty() && (usage.cut || usage.liveKeys.contains(folder.key));
+        if (folder.changed || mayBeWriting)
+            usage.diskByRoot.insert(folder.root, SandboxFs::diskUsage(folder.root));
+    }
     return usage;
 }
 
@@ -1265,15 +1292,18 @@ bool ProcessRunner::sampleAll()
         return false; // the last walk is still going: this tick is skipped, not queued
     m_runtimes.removeAll(nullptr);
     QSet<QString> keys;
-    QStringList roots;
+    QList<Folder> folders;
+    QSet<qint64> jailPids;
     for (const QPointer<SandboxRuntime> &runtime : std::as_const(m_runtimes)) {
         const QString key = runtime->metricsKey();
         if (!key.isEmpty())
             keys.insert(key);
-        roots << runtime->fs().root();
+        folders.append({ runtime->fs().root(), key, runtime->takeFolderChanged() });
+        for (qint64 pid : runtime->jailPids())
+            jailPids.insert(pid);
     }
-    // The walk reads a file or two per host process and every sandbox folder (at
-    // 10,000 sandboxes about a second): off the thread that serves requests.
+    // The walk reads a file or two per host process and the folders that may have
+    // changed: off the thread that serves requests.
     auto *watcher = new QFutureWatcher<Usage>(this);
     m_sampling = watcher;
     connect(watcher, &QFutureWatcher<Usage>::finished, this, [this, watcher] {
@@ -1281,20 +1311,24 @@ bool ProcessRunner::sampleAll()
         watcher->deleteLater();
         applySample(watcher->result());
     });
-    watcher->setFuture(QtConcurrent::run(
-        &ProcessRunner::measure, keys, roots, m_options.isolation, m_maxProcessesPerSample));
+    watcher->setFuture(QtConcurrent::run(&ProcessRunner::measure, keys, folders, jailPids,
+        m_options.isolation, m_maxProcessesPerSample));
     return true;
 }
 
 void ProcessRunner::applySample(const Usage &usage)
 {
     m_lastSampleWalked = usage.walked;
+    m_lastSampleFolders = int(usage.diskByRoot.size());
     if (usage.walked >= m_maxProcessesPerSample)
         qCDebug(lcLocal) << "metrics sample stopped after" << usage.walked << "processes";
     m_runtimes.removeAll(nullptr);
     for (const QPointer<SandboxRuntime> &runtime : std::as_const(m_runtimes)) {
         const auto [ticks, rss] = usage.byKey.value(runtime->metricsKey(), { 0, 0 });
         // A sandbox created while the walk was out keeps what it measured at creation.
+        // Measured while something of its own ran: measured again once nothing does.
+        if (usage.liveKeys.contains(runtime->metricsKey()))
+            runtime->m_folderChanged = true;
         const auto disk = usage.diskByRoot.constFind(runtime->fs().root());
         runtime->addSample(ticks, rss,
             disk != usage.diskByRoot.cend() ? std::optional<qint64>(*disk) : std::nullopt);
@@ -1326,7 +1360,7 @@ SandboxRuntime *ProcessRunner::create(const SandboxRuntimeConfig &config, QStrin
     // Its group goes with it once what it killed has exited.
     connect(runtime, &QObject::destroyed, this, &ProcessRunner::removeRetiredGroupsLater);
     if (!m_metricsTimer.isActive()) {
-        m_metricsTimer.setInterval(MetricsIntervalMs);
+        m_metricsTimer.setInterval(m_options.metricsIntervalMs);
         connect(&m_metricsTimer, &QTimer::timeout, this, &ProcessRunner::sampleAll,
             Qt::UniqueConnection);
         m_metricsTimer.start();
