@@ -1273,9 +1273,14 @@ ProcessRunner::Usage ProcessRunner::walkProcesses(
     return usage;
 }
 
-ProcessRunner::Usage ProcessRunner::measure(QSet<QString> keys, QList<Folder> folders,
-    QSet<qint64> jailPids, Isolation isolation, int maxProcesses)
+ProcessRunner::Usage ProcessRunner::measure(
+    QList<Folder> folders, QSet<qint64> jailPids, Isolation isolation, int maxProcesses)
 {
+    QSet<QString> keys;
+    for (const Folder &folder : std::as_const(folders)) {
+        if (!folder.key.isEmpty())
+            keys.insert(folder.key);
+    }
     Usage usage = walkProcesses(std::move(keys), std::move(jailPids), isolation, maxProcesses);
     for (const Folder &folder : std::as_const(folders)) {
         const bool mayBeWriting
@@ -1291,14 +1296,11 @@ bool ProcessRunner::sampleAll()
     if (m_sampling)
         return false; // the last walk is still going: this tick is skipped, not queued
     m_runtimes.removeAll(nullptr);
-    QSet<QString> keys;
     QList<Folder> folders;
     QSet<qint64> jailPids;
     for (const QPointer<SandboxRuntime> &runtime : std::as_const(m_runtimes)) {
-        const QString key = runtime->metricsKey();
-        if (!key.isEmpty())
-            keys.insert(key);
-        folders.append({ runtime->fs().root(), key, runtime->takeFolderChanged() });
+        folders.append(
+            { runtime->fs().root(), runtime->metricsKey(), runtime->takeFolderChanged() });
         for (qint64 pid : runtime->jailPids())
             jailPids.insert(pid);
     }
@@ -1311,8 +1313,8 @@ bool ProcessRunner::sampleAll()
         watcher->deleteLater();
         applySample(watcher->result());
     });
-    watcher->setFuture(QtConcurrent::run(&ProcessRunner::measure, keys, folders, jailPids,
-        m_options.isolation, m_maxProcessesPerSample));
+    watcher->setFuture(QtConcurrent::run(
+        &ProcessRunner::measure, folders, jailPids, m_options.isolation, m_maxProcessesPerSample));
     return true;
 }
 

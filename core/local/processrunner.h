@@ -309,8 +309,9 @@ Q_SIGNALS:
     void sampled();
 
 private:
-    /// A sandbox folder as a sample starts: its metrics key and whether it is known to
-    /// have changed (SandboxRuntime::takeFolderChanged()).
+    /// A sandbox folder as a sample starts: its metrics key (empty when no process can
+    /// be tied to it yet) and whether it is known to have changed
+    /// (SandboxRuntime::takeFolderChanged()).
     struct Folder
     {
         QString root;
@@ -334,8 +335,8 @@ private:
     /// Runs on a worker thread: the processes' walk, then the size of each folder that
     /// changed or whose sandbox has a process alive (at 10,000 sandboxes measuring every
     /// folder took about a second of CPU per sample).
-    static Usage measure(QSet<QString> keys, QList<Folder> folders, QSet<qint64> jailPids,
-        Isolation isolation, int maxProcesses);
+    static Usage measure(
+        QList<Folder> folders, QSet<qint64> jailPids, Isolation isolation, int maxProcesses);
     bool sampleAll();
     void applySample(const Usage &usage);
     /// Removes the sandbox folders an earlier backend left in the state folder.
