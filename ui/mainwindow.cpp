@@ -16,6 +16,7 @@
 #include "journal/creationjournal.h"
 #include "messagebanner.h"
 #include "models/sandboxfilterproxymodel.h"
+#include "network/networkaccessmanager.h"
 #include "newsandboxdialog.h"
 #include "orphans/orphandetector.h"
 #include "profiles/e2bclilogin.h"
@@ -94,7 +95,7 @@ QString orphanReasonText(OrphanReason reason)
 MainWindow::MainWindow(DesktopOptions options, QWidget *parent)
     : QMainWindow(parent)
     , m_options(std::move(options))
-    , m_network(new QNetworkAccessManager(this))
+    , m_network(new NetworkAccessManager(this))
     , m_model(new SandboxTableModel(this))
     , m_proxy(new SandboxFilterProxyModel(this))
 {

@@ -8,6 +8,7 @@
 #include "creation/creationjob.h"
 #include "journal/creationjournal.h"
 #include "mcp/mcpconfigcheck.h"
+#include "network/networkaccessmanager.h"
 #include "orphans/orphandetector.h"
 #include "profiles/keystore.h"
 #include "profiles/profilestore.h"
@@ -245,7 +246,7 @@ int runCommandLine(QCoreApplication &app)
 
 CommandLine::CommandLine(QObject *parent)
     : QObject(parent)
-    , m_network(new QNetworkAccessManager(this))
+    , m_network(new NetworkAccessManager(this))
 {
     m_parser.setApplicationDescription(
         tr("Sandbox Desk: create, list and clean up E2B sandboxes, orphans flagged.\n\n"

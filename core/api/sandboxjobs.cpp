@@ -145,9 +145,9 @@ void ListSandboxesJob::parseReply(int, const QByteArray &body, QNetworkReply *re
         return;
     }
     // The next page is asked for first and this one read afterwards, from the event
-    // loop: Qt 6.4 hands a request to its network thread only from there, so reading
-    // the page right away would hold the request back for as long as the reading
-    // takes (at 100 sandboxes a page, about as long as the round trip).
+    // loop: a reply starts sending only from there (Qt's client and the loopback one
+    // alike), so reading the page right away would hold the request back for as long
+    // as the reading takes (at 100 sandboxes a page, about as long as the round trip).
     send(buildRequest());
     QMetaObject::invokeMethod(
         this,

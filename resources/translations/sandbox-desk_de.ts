@@ -1712,6 +1712,29 @@ und endet mit:
     </message>
 </context>
 <context>
+    <name>sd::LoopbackHttpReply</name>
+    <message>
+        <source>A request header holds a line break or an invalid name.</source>
+        <translation>Ein Kopfzeilenfeld der Anfrage enthält einen Zeilenumbruch oder einen ungültigen Namen.</translation>
+    </message>
+    <message>
+        <source>The server&apos;s answer has headers larger than 64 KiB.</source>
+        <translation>Die Kopfzeilen der Serverantwort sind größer als 64 KiB.</translation>
+    </message>
+    <message>
+        <source>The server&apos;s answer is not HTTP.</source>
+        <translation>Die Antwort des Servers ist kein HTTP.</translation>
+    </message>
+    <message>
+        <source>The server&apos;s answer has an invalid Content-Length.</source>
+        <translation>Die Antwort des Servers hat eine ungültige Content-Length.</translation>
+    </message>
+    <message>
+        <source>The server&apos;s answer has an invalid chunk.</source>
+        <translation>Die Antwort des Servers enthält einen ungültigen Chunk.</translation>
+    </message>
+</context>
+<context>
     <name>sd::MainWindow</name>
     <message numerus="yes">
         <source>… and %n more</source>

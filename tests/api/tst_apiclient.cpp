@@ -5,6 +5,7 @@
 #include "api/lifecyclejobs.h"
 #include "api/sandboxjobs.h"
 #include "localbackend.h"
+#include "network/networkaccessmanager.h"
 
 #include <QElapsedTimer>
 #include <QNetworkAccessManager>
@@ -54,7 +55,7 @@ class TestApiClient : public QObject
 
 private:
     std::unique_ptr<test::LocalBackend> m_backend;
-    QNetworkAccessManager m_network;
+    sd::NetworkAccessManager m_network;
     ConnectionSettings m_settings;
 
     /// Runs `job` to its end (only tests may spin); true when it finished once.

@@ -5,6 +5,7 @@
 #include "api/lifecyclejobs.h"
 #include "api/sandboxjobs.h"
 #include "fakeserver.h"
+#include "network/networkaccessmanager.h"
 
 #include <QJsonArray>
 #include <QJsonDocument>
@@ -59,7 +60,7 @@ QJsonObject bodyOf(const FakeServer::Request &request)
 }
 
 /// Counts the requests handed to it.
-class CountingNetwork : public QNetworkAccessManager
+class CountingNetwork : public sd::NetworkAccessManager
 {
 public:
     int requestsMade = 0;
@@ -69,7 +70,7 @@ protected:
         Operation operation, const QNetworkRequest &request, QIODevice *data) override
     {
         ++requestsMade;
-        return QNetworkAccessManager::createRequest(operation, request, data);
+        return sd::NetworkAccessManager::createRequest(operation, request, data);
     }
 };
 
@@ -85,7 +86,7 @@ class TestApiJobs : public QObject
     Q_OBJECT
 
 private:
-    QNetworkAccessManager m_network;
+    sd::NetworkAccessManager m_network;
     std::unique_ptr<FakeServer> m_server;
 
     ConnectionSettings settings() const

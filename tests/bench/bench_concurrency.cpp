@@ -25,6 +25,7 @@
 
 #include "benchbackend.h"
 #include "benchutil.h"
+#include "network/networkaccessmanager.h"
 
 #include "api/sandboxjobs.h"
 #include "creation/creationjob.h"
@@ -211,7 +212,7 @@ int main(int argc, char **argv)
         return 1;
     const sd::ConnectionSettings settings = connectionSettings(backend);
 
-    QNetworkAccessManager network;
+    sd::NetworkAccessManager network;
     QTemporaryDir journalDir;
     auto *session = new sd::Session(&network, settings);
     if (!session->open(journalDir.path())) {

@@ -22,6 +22,7 @@
 
 #include "benchbackend.h"
 #include "benchutil.h"
+#include "network/networkaccessmanager.h"
 
 #include "api/sandboxjobs.h"
 #include "creation/envdaccess.h"
@@ -250,7 +251,7 @@ int main(int argc, char **argv)
         side.settings = connectionSettings(*side.backend);
     }
 
-    QNetworkAccessManager network;
+    sd::NetworkAccessManager network;
     for (Side &side : sides) // connections, caches, the first jail: not counted
         measureCycles(&network, &side, 2);
     for (Side &side : sides) {

@@ -14,6 +14,7 @@
 
 #include "benchbackend.h"
 #include "benchutil.h"
+#include "network/networkaccessmanager.h"
 
 #include "local/controlplane.h"
 #include "local/router.h"
@@ -228,9 +229,10 @@ Run runProcess(const QString &program, const QStringList &args, const QProcessEn
     return run;
 }
 
-/// One page over HTTP against GET /health, alternating, on one kept-alive connection.
-void benchOnePageHttp(
-    QNetworkAccessManager *network, const sd::test::LocalBackend &backend, int size, int reps)
+/// One page over HTTP against GET /health, alternating, on one kept-alive connection of
+/// `network` (`client` names it).
+void benchOnePageHttp(QNetworkAccessManager *network, const char *client,
+    const sd::test::LocalBackend &backend, int size, int reps)
 {
     const auto get = [&](const QString &path) {
         QNetworkRequest request(backend.url().resolved(QUrl(path)));
@@ -252,9 +254,9 @@ void benchOnePageHttp(
             health.add(b);
         }
     }
-    std::printf("  one page of 100 over HTTP at %d sandboxes: median %.2f ms (p95 %.2f); "
+    std::printf("  one page of 100 over HTTP at %d sandboxes, %s: median %.2f ms (p95 %.2f); "
                 "GET /health on the same connection: %.2f ms (p95 %.2f)\n",
-        size, page.medianMs(), page.p95Ms(), health.medianMs(), health.p95Ms());
+        size, client, page.medianMs(), page.p95Ms(), health.medianMs(), health.p95Ms());
 }
 
 /// `earlier`, when given, is another build's sandbox-desk, run in turn with the two
@@ -304,7 +306,8 @@ void benchWholeProcess(
                 "/ sandbox-desk |\n| --- | --- | --- | --- |\n");
     std::fflush(stdout);
 
-    QNetworkAccessManager network;
+    sd::NetworkAccessManager network;
+    QNetworkAccessManager qtClient;
     int held = 0;
     for (const int size : sizes) {
         QElapsedTimer filling;
@@ -358,7 +361,9 @@ void benchWholeProcess(
                         "this build / earlier: %.2f×\n",
                 earlierRuns.medianMs(), earlierRuns.p95Ms(), earlierListed,
                 deskRuns.medianMs() / earlierRuns.medianMs());
-        benchOnePageHttp(&network, backend, size, std::max(reps * 4, 20));
+        benchOnePageHttp(
+            &network, "sd::NetworkAccessManager", backend, size, std::max(reps * 4, 20));
+        benchOnePageHttp(&qtClient, "Qt's own client", backend, size, std::max(reps * 4, 20));
         std::fflush(stdout);
     }
     backend.stop();

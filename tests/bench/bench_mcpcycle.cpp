@@ -25,6 +25,7 @@
 
 #include "benchbackend.h"
 #include "benchutil.h"
+#include "network/networkaccessmanager.h"
 #include "rawhttp.h"
 
 #include "creation/creationjob.h"
@@ -233,7 +234,7 @@ int main(int argc, char **argv)
     sd::test::LocalBackend backend({ QStringLiteral("--isolation"), QStringLiteral("none") });
     if (!startBackend(&backend))
         return 1;
-    QNetworkAccessManager network;
+    sd::NetworkAccessManager network;
     QTemporaryDir journalDir;
     auto *session = new sd::Session(&network, connectionSettings(backend));
     if (!session->open(journalDir.path())) {

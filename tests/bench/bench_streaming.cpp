@@ -16,6 +16,7 @@
 
 #include "benchbackend.h"
 #include "benchutil.h"
+#include "network/networkaccessmanager.h"
 
 #include "api/sandboxjobs.h"
 #include "creation/envdaccess.h"
@@ -152,7 +153,7 @@ int main(int argc, char **argv)
         return 1;
     const sd::ConnectionSettings settings = connectionSettings(backend);
 
-    QNetworkAccessManager network;
+    sd::NetworkAccessManager network;
     sd::NewSandbox request;
     request.templateId = QStringLiteral("base");
     request.timeoutSeconds = 3600;

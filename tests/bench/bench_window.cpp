@@ -19,6 +19,7 @@
 
 #include "benchbackend.h"
 #include "benchutil.h"
+#include "network/networkaccessmanager.h"
 
 #include "api/sandboxjobs.h"
 #include "mainwindow.h"
@@ -290,7 +291,7 @@ int main(int argc, char **argv)
             qPrintable(empty.errorString()));
         return 1;
     }
-    QNetworkAccessManager network;
+    sd::NetworkAccessManager network;
     QElapsedTimer filling;
     filling.start();
     if (!fillBackend(&network, full, 0, count)) {

@@ -2,6 +2,7 @@
 // its metadata; what the SDK creates, the Qt client lists and kills.
 #include "api/sandboxjobs.h"
 #include "localbackend.h"
+#include "network/networkaccessmanager.h"
 
 #include <QJsonArray>
 #include <QJsonDocument>
@@ -19,7 +20,7 @@ class TestCrossClient : public QObject
 
 private:
     test::LocalBackend m_backend;
-    QNetworkAccessManager m_network;
+    sd::NetworkAccessManager m_network;
     ConnectionSettings m_settings;
 
     QByteArray runSdk(const QStringList &args)

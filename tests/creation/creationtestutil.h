@@ -6,6 +6,7 @@
 #include "api/sandboxjobs.h"
 #include "creation/creationjob.h"
 #include "localbackend.h"
+#include "network/networkaccessmanager.h"
 
 #include <QFile>
 #include <QJsonArray>
@@ -149,7 +150,7 @@ private:
     }
 
     LocalBackend m_backend;
-    QNetworkAccessManager m_network;
+    sd::NetworkAccessManager m_network;
 };
 
 inline QJsonObject rule(const QString &method, const QString &path, const QString &action,

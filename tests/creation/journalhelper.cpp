@@ -22,6 +22,7 @@
 
 #include "creation/creationjob.h"
 #include "journal/creationjournal.h"
+#include "network/networkaccessmanager.h"
 
 #include <QCoreApplication>
 #include <QEventLoop>
@@ -148,7 +149,7 @@ int create(const QString &path, const QString &url, const QString &apiKey, const
     CreationJournal journal(path);
     if (!journal.open())
         return 1;
-    QNetworkAccessManager network;
+    sd::NetworkAccessManager network;
     CreationContext context;
     context.network = &network;
     context.connection.apiUrl = QUrl(url);

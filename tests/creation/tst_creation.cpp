@@ -7,6 +7,7 @@
 #include "creationtestutil.h"
 #include "journal/creationjournal.h"
 #include "mcp/secretredactor.h"
+#include "network/networkaccessmanager.h"
 #include "orphans/orphandetector.h"
 #include "teststrings.h"
 
@@ -51,7 +52,7 @@ QList<QByteArray> secretForms()
 }
 
 /// Calls `onRequest` on the thread that sends, at the moment each request is made.
-class ObservedNetwork : public QNetworkAccessManager
+class ObservedNetwork : public sd::NetworkAccessManager
 {
 public:
     std::function<void(const QNetworkRequest &)> onRequest;
@@ -62,7 +63,7 @@ protected:
     {
         if (onRequest)
             onRequest(request);
-        return QNetworkAccessManager::createRequest(op, request, data);
+        return sd::NetworkAccessManager::createRequest(op, request, data);
     }
 };
 

@@ -4,6 +4,7 @@
 // nothing (LeakSanitizer would print its report and fail the exit status).
 
 #include "envdtestutil.h"
+#include "network/networkaccessmanager.h"
 
 using namespace sd;
 using namespace sd::test;
@@ -24,7 +25,7 @@ private Q_SLOTS:
             asanOptions += asanOptions.isEmpty() ? "detect_leaks=1" : ":detect_leaks=1";
         qputenv("ASAN_OPTIONS", asanOptions);
 
-        QNetworkAccessManager nam;
+        sd::NetworkAccessManager nam;
         LocalBackend backend;
         QVERIFY2(backend.start(), qPrintable(backend.errorString()));
 

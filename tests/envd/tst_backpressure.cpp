@@ -4,6 +4,7 @@
 
 #include "envd/envelope.h"
 #include "envdtestutil.h"
+#include "network/networkaccessmanager.h"
 
 #include <QDir>
 #include <QElapsedTimer>
@@ -132,7 +133,7 @@ class TestBackPressure : public QObject
     Q_OBJECT
 
 private:
-    QNetworkAccessManager m_nam;
+    sd::NetworkAccessManager m_nam;
 
 private Q_SLOTS:
     void initTestCase()

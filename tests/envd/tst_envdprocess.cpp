@@ -2,6 +2,7 @@
 // codes, signals, input, attach, deadlines, cancel and sandbox death mid-stream.
 
 #include "envdtestutil.h"
+#include "network/networkaccessmanager.h"
 
 #include <QDateTime>
 #include <QJsonArray>
@@ -15,7 +16,7 @@ class TestEnvdProcess : public QObject
 
 private:
     std::unique_ptr<LocalBackend> m_backend;
-    QNetworkAccessManager m_nam;
+    sd::NetworkAccessManager m_nam;
 
     TestSandbox newSandbox(
         const QString &templateId = QStringLiteral("base"), const QJsonObject &extra = {})

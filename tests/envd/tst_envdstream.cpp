@@ -4,6 +4,7 @@
 
 #include "envd/envelope.h"
 #include "envd/processjobs.h"
+#include "network/networkaccessmanager.h"
 
 #include <QJsonArray>
 #include <QNetworkAccessManager>
@@ -116,7 +117,7 @@ class TestEnvdStream : public QObject
     Q_OBJECT
 
 private:
-    QNetworkAccessManager m_nam;
+    sd::NetworkAccessManager m_nam;
 
     EnvdTarget target(const RawServer &server)
     {

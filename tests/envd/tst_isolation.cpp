@@ -3,6 +3,7 @@
 // the sandbox) and the unjailed mode, which says so.
 
 #include "envdtestutil.h"
+#include "network/networkaccessmanager.h"
 
 #include <QDir>
 #include <QFile>
@@ -170,7 +171,7 @@ class TestIsolation : public QObject
     Q_OBJECT
 
 private:
-    QNetworkAccessManager m_nam;
+    sd::NetworkAccessManager m_nam;
 
     std::unique_ptr<StartProcessJob> run(
         LocalBackend *backend, const TestSandbox &sandbox, const QString &script)
@@ -470,7 +471,7 @@ private Q_SLOTS:
             sandboxes.append(createSandbox(&m_nam, &backend));
             QVERIFY(sandboxes.constLast().isValid());
         }
-        QNetworkAccessManager killer;
+        sd::NetworkAccessManager killer;
         std::vector<std::unique_ptr<StartProcessJob>> starts;
         QList<QNetworkReply *> kills;
         for (int i = 0; i < Count; ++i) {

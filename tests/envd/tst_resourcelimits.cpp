@@ -3,6 +3,7 @@
 // tasks a sandbox may hold at all, against the real sandbox-desk-local.
 
 #include "envdtestutil.h"
+#include "network/networkaccessmanager.h"
 
 #include <QDir>
 #include <QFile>
@@ -20,7 +21,7 @@ class TestResourceLimits : public QObject
     Q_OBJECT
 
 private:
-    QNetworkAccessManager m_nam;
+    sd::NetworkAccessManager m_nam;
 
     /// Starts a process that runs until the sandbox dies; returns once it runs.
     std::unique_ptr<StartProcessJob> startSleeper(LocalBackend *backend, const TestSandbox &sandbox)

@@ -14,6 +14,7 @@
 // by more than 10%.
 
 #include "creationtestutil.h"
+#include "network/networkaccessmanager.h"
 
 #include "api/sandboxjobs.h"
 #include "creation/creationjob.h"
@@ -557,7 +558,7 @@ private:
 
     sd::test::FaultBackend *m_backend;
     QRandomGenerator m_random;
-    QNetworkAccessManager m_network;
+    sd::NetworkAccessManager m_network;
     QPointer<Session> m_session;
     QPointer<Job> m_refresh;
     QPointer<QNetworkReply> m_faultPost;

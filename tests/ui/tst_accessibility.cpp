@@ -9,6 +9,7 @@
 #include "localbackend.h"
 #include "mainwindow.h"
 #include "mcp/mcpcatalog.h"
+#include "network/networkaccessmanager.h"
 #include "newsandboxdialog.h"
 #include "profiles/keystore.h"
 #include "profiles/profilestore.h"
@@ -157,7 +158,7 @@ private Q_SLOTS:
     void sessionLogView();
 
 private:
-    QNetworkAccessManager m_network;
+    sd::NetworkAccessManager m_network;
     test::LocalBackend m_backend;
     ConnectionSettings m_settings;
     QTemporaryDir m_configDir;

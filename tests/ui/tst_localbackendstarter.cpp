@@ -5,6 +5,7 @@
 #include "localbackend.h"
 #include "mainwindow.h"
 #include "messagebanner.h"
+#include "network/networkaccessmanager.h"
 #include "otheruserbackend.h"
 #include "session/localbackendstarter.h"
 #include "uitest.h"
@@ -25,7 +26,7 @@ class TestLocalBackendStarter : public QObject
     Q_OBJECT
 
 private:
-    QNetworkAccessManager m_network;
+    sd::NetworkAccessManager m_network;
     QTemporaryDir m_dir;
 
     /// The key file a backend started with --api-key would have written; empty on failure.

@@ -7,6 +7,7 @@
 #include "mainwindow.h"
 #include "messagebanner.h"
 #include "models/sandboxfilterproxymodel.h"
+#include "network/networkaccessmanager.h"
 #include "profiles/profilestore.h"
 #include "sandboxtableview.h"
 #include "uitest.h"
@@ -81,7 +82,7 @@ private:
     template<typename T>
     T *waitForDialog(const QString &objectName);
 
-    QNetworkAccessManager m_network;
+    sd::NetworkAccessManager m_network;
     std::unique_ptr<test::LocalBackend> m_backend;
     ConnectionSettings m_settings;
     std::unique_ptr<MainWindow> m_window;

@@ -1,11 +1,12 @@
 #include "api/sandboxjobs.h"
-#include "journal/creationjournal.h"
 #include "historyview.h"
+#include "journal/creationjournal.h"
 #include "keyvaluetable.h"
 #include "localbackend.h"
 #include "mainwindow.h"
 #include "mcp/mcpcatalog.h"
 #include "messagebanner.h"
+#include "network/networkaccessmanager.h"
 #include "newsandboxdialog.h"
 #include "uitest.h"
 
@@ -76,7 +77,7 @@ private:
     QStringList backendIds();
     bool postFaults(const QJsonArray &rules);
 
-    QNetworkAccessManager m_network;
+    sd::NetworkAccessManager m_network;
     std::unique_ptr<test::LocalBackend> m_backend;
     ConnectionSettings m_settings;
     std::unique_ptr<QTemporaryDir> m_journalDir;

@@ -1,5 +1,6 @@
 #include "clilogin.h"
 #include "localbackend.h"
+#include "network/networkaccessmanager.h"
 #include "otheruserbackend.h"
 #include "profiles/keystore.h"
 #include "profiles/profilestore.h"
@@ -48,7 +49,7 @@ private:
         QSettings settings;
         ProfileStore profiles { &settings };
         KeyStore keys;
-        QNetworkAccessManager network;
+        sd::NetworkAccessManager network;
     };
     void showDialog(Stores &stores, const QString &cliLoginPath = {});
     QLineEdit *field(const QString &accessibleName) const;

@@ -7,6 +7,7 @@
 #include "common/sessionlog.h"
 #include "creation/creationjob.h"
 #include "journal/creationjournal.h"
+#include "network/networkaccessmanager.h"
 #include "sessionlogview.h"
 #include "uitest.h"
 
@@ -105,7 +106,7 @@ void TestSessionLog::verboseCreationLeavesNoSecretInTheView()
     QVERIFY2(backend.start(), qPrintable(backend.errorString()));
     const ConnectionSettings connection = test::backendSettings(backend);
 
-    QNetworkAccessManager network;
+    sd::NetworkAccessManager network;
     CreationJournal journal(m_journalDir.filePath(QStringLiteral("journal.jsonl")));
     QVERIFY(journal.open());
     CreationContext context;

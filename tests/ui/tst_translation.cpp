@@ -10,6 +10,7 @@
 #include "historyview.h"
 #include "localbackend.h"
 #include "mainwindow.h"
+#include "network/networkaccessmanager.h"
 #include "newsandboxdialog.h"
 #include "profilesdialog.h"
 #include "uitest.h"
@@ -275,7 +276,7 @@ private:
 
     QList<Message> m_german;
     QList<QRegularExpression> m_englishSources;
-    QNetworkAccessManager m_network;
+    sd::NetworkAccessManager m_network;
     std::unique_ptr<test::LocalBackend> m_backend;
     ConnectionSettings m_settings;
     QTemporaryDir m_configDir;

@@ -2,6 +2,7 @@
 #include "creation/creationjob.h"
 #include "localbackend.h"
 #include "mainwindow.h"
+#include "network/networkaccessmanager.h"
 #include "newsandboxdialog.h"
 #include "trayicon.h"
 #include "uitest.h"
@@ -64,7 +65,7 @@ private:
     bool clearFaults();
     QStringList backendIds();
 
-    QNetworkAccessManager m_network;
+    sd::NetworkAccessManager m_network;
     std::unique_ptr<test::LocalBackend> m_backend;
     ConnectionSettings m_settings;
     std::unique_ptr<MainWindow> m_window;
