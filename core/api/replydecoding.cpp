@@ -1,6 +1,11 @@
 #include "api/replydecoding.h"
 
+#include "common/isotime.h"
+
 #include <QJsonDocument>
+
+#include <cstring>
+#include <limits>
 
 namespace sd {
 
@@ -69,6 +74,339 @@ bool readCreatedSandbox(const QByteArray &body, Sandbox *out, QString *problem)
         return false;
     *out = *sandbox;
     return true;
+}
+
+} // namespace sd
+
+namespace sd {
+
+namespace {
+
+// JSON in the form readPlainListedPage() takes; every other form fails, to be read by
+// Qt's parser instead.
+class PlainJsonReader
+{
+public:
+    explicit PlainJsonReader(const QByteArray &bytes)
+        : m_p(bytes.constData())
+        , m_end(bytes.constData() + bytes.size())
+    { }
+
+    bool atEnd()
+    {
+        skipSpace();
+        return m_p == m_end;
+    }
+
+    bool take(char c)
+    {
+        skipSpace();
+        if (m_p == m_end || *m_p != c)
+            return false;
+        ++m_p;
+        return true;
+    }
+
+    bool literal(const char *word)
+    {
+        skipSpace();
+        const qsizetype length = qsizetype(strlen(word));
+        if (m_end - m_p < length || memcmp(m_p, word, size_t(length)) != 0)
+            return false;
+        m_p += length;
+        return true;
+    }
+
+    /// Printable ASCII without escapes, so its bytes are its characters.
+    bool string(QLatin1String *out)
+    {
+        skipSpace();
+        if (m_p == m_end || *m_p != '"')
+            return false;
+        const char *start = ++m_p;
+        for (; m_p != m_end; ++m_p) {
+            const char c = *m_p;
+            if (c == '"') {
+                *out = QLatin1String(start, m_p - start);
+                ++m_p;
+                return true;
+            }
+            if (c < 0x20 || c > 0x7e || c == '\\')
+                return false;
+        }
+        return false;
+    }
+
+    /// An integer of at most 15 digits, no fraction or exponent: exact as a double.
+    bool integer(qint64 *out)
+    {
+        skipSpace();
+        const bool negative = m_p != m_end && *m_p == '-';
+        if (negative)
+            ++m_p;
+        const char *digits = m_p;
+        qint64 value = 0;
+        for (; m_p != m_end && *m_p >= '0' && *m_p <= '9'; ++m_p) {
+            if (m_p - digits == 15)
+                return false;
+            value = value * 10 + (*m_p - '0');
+        }
+        const qsizetype count = m_p - digits;
+        if (count == 0 || (count > 1 && *digits == '0'))
+            return false;
+        if (m_p != m_end && (*m_p == '.' || *m_p == 'e' || *m_p == 'E'))
+            return false;
+        *out = negative ? -value : value;
+        return true;
+    }
+
+    /// Passes over one value of a form this reader takes, nested 32 deep at most.
+    bool skipValue(int depth = 0)
+    {
+        skipSpace();
+        if (m_p == m_end || depth > 32)
+            return false;
+        switch (*m_p) {
+        case '"': {
+            QLatin1String text;
+            return string(&text);
+        }
+        case '{':
+            ++m_p;
+            if (take('}'))
+                return true;
+            do {
+                QLatin1String key;
+                if (!string(&key) || !take(':') || !skipValue(depth + 1))
+                    return false;
+            } while (take(','));
+            return take('}');
+        case '[':
+            ++m_p;
+            if (take(']'))
+                return true;
+            do {
+                if (!skipValue(depth + 1))
+                    return false;
+            } while (take(','));
+            return take(']');
+        case 't':
+            return literal("true");
+        case 'f':
+            return literal("false");
+        case 'n':
+            return literal("null");
+        default: {
+            qint64 number = 0;
+            return integer(&number);
+        }
+        }
+    }
+
+private:
+    void skipSpace()
+    {
+        while (m_p != m_end && (*m_p == ' ' || *m_p == '\n' || *m_p == '\r' || *m_p == '\t'))
+            ++m_p;
+    }
+
+    const char *m_p;
+    const char *m_end;
+};
+
+// As Sandbox::fromListed() holds a JSON number to int (toIntegral).
+int heldToInt(qint64 value)
+{
+    return int(qBound(
+        qint64(std::numeric_limits<int>::min()), value, qint64(std::numeric_limits<int>::max())));
+}
+
+enum ListedField : quint8
+{
+    SandboxIdField,
+    TemplateIdField,
+    AliasField,
+    ClientIdField,
+    EnvdVersionField,
+    EnvdAccessTokenField,
+    DomainField,
+    StartedAtField,
+    EndAtField,
+    CpuCountField,
+    MemoryField,
+    DiskField,
+    StateField,
+    MetadataField,
+    InternetField,
+    UnknownField
+};
+
+ListedField listedField(QLatin1String key)
+{
+    static const std::pair<QLatin1String, ListedField> fields[] = {
+        { QLatin1String("sandboxID"), SandboxIdField },
+        { QLatin1String("templateID"), TemplateIdField },
+        { QLatin1String("alias"), AliasField },
+        { QLatin1String("clientID"), ClientIdField },
+        { QLatin1String("envdVersion"), EnvdVersionField },
+        { QLatin1String("envdAccessToken"), EnvdAccessTokenField },
+        { QLatin1String("domain"), DomainField },
+        { QLatin1String("startedAt"), StartedAtField },
+        { QLatin1String("endAt"), EndAtField },
+        { QLatin1String("cpuCount"), CpuCountField },
+        { QLatin1String("memoryMB"), MemoryField },
+        { QLatin1String("diskSizeMB"), DiskField },
+        { QLatin1String("state"), StateField },
+        { QLatin1String("metadata"), MetadataField },
+        { QLatin1String("allowInternetAccess"), InternetField },
+    };
+    for (const auto &[name, field] : fields) {
+        if (key == name)
+            return field;
+    }
+    return UnknownField;
+}
+
+std::optional<Sandbox> readPlainListed(PlainJsonReader *reader)
+{
+    if (!reader->take('{'))
+        return std::nullopt;
+    Sandbox s;
+    quint32 seen = 0;
+    if (!reader->take('}')) {
+        do {
+            QLatin1String key;
+            if (!reader->string(&key) || !reader->take(':'))
+                return std::nullopt;
+            const ListedField field = listedField(key);
+            if (field == UnknownField) {
+                if (!reader->skipValue())
+                    return std::nullopt;
+                continue;
+            }
+            if (seen & (1u << field))
+                return std::nullopt; // which one would count is Qt's to say
+            seen |= 1u << field;
+            QLatin1String text;
+            qint64 number = 0;
+            switch (field) {
+            case SandboxIdField:
+            case TemplateIdField:
+                if (!reader->string(&text))
+                    return std::nullopt;
+                (field == SandboxIdField ? s.sandboxId : s.templateId) = QString(text);
+                break;
+            case AliasField:
+            case ClientIdField:
+            case EnvdVersionField:
+            case EnvdAccessTokenField:
+            case DomainField: {
+                QString *out = field == AliasField ? &s.alias
+                    : field == ClientIdField       ? &s.clientId
+                    : field == EnvdVersionField    ? &s.envdVersion
+                    : field == DomainField         ? &s.domain
+                                                   : &s.envdAccessToken;
+                if (reader->literal("null"))
+                    break;
+                if (!reader->string(&text))
+                    return std::nullopt;
+                *out = QString(text);
+                break;
+            }
+            case StartedAtField:
+            case EndAtField: {
+                if (!reader->string(&text))
+                    return std::nullopt;
+                const QDateTime time = parseIsoTime(QString(text));
+                if (!time.isValid())
+                    return std::nullopt;
+                (field == StartedAtField ? s.startedAt : s.endAt) = time;
+                break;
+            }
+            case CpuCountField:
+            case MemoryField:
+                if (!reader->integer(&number))
+                    return std::nullopt;
+                (field == CpuCountField ? s.cpuCount : s.memoryMB) = heldToInt(number);
+                break;
+            case DiskField:
+                if (!reader->integer(&number))
+                    return std::nullopt;
+                // QJsonValue::toInt(): an integer out of int's range is 0.
+                s.diskSizeMB = heldToInt(number) == number ? int(number) : 0;
+                break;
+            case StateField: {
+                if (!reader->string(&text))
+                    return std::nullopt;
+                const auto state = sandboxStateFromString(QString(text));
+                if (!state)
+                    return std::nullopt;
+                s.state = *state;
+                break;
+            }
+            case MetadataField:
+                if (reader->literal("null"))
+                    break;
+                if (!reader->take('{'))
+                    return std::nullopt;
+                if (reader->take('}'))
+                    break;
+                do {
+                    QLatin1String name;
+                    if (!reader->string(&name) || !reader->take(':') || !reader->string(&text))
+                        return std::nullopt;
+                    const QString metadataKey(name);
+                    if (s.metadata.contains(metadataKey))
+                        return std::nullopt;
+                    s.metadata.insert(metadataKey, QString(text));
+                } while (reader->take(','));
+                if (!reader->take('}'))
+                    return std::nullopt;
+                break;
+            case InternetField:
+                if (reader->literal("true"))
+                    s.allowInternetAccess = true;
+                else if (reader->literal("false"))
+                    s.allowInternetAccess = false;
+                else if (!reader->literal("null"))
+                    return std::nullopt;
+                break;
+            case UnknownField:
+                break;
+            }
+        } while (reader->take(','));
+        if (!reader->take('}'))
+            return std::nullopt;
+    }
+    constexpr quint32 required = (1u << SandboxIdField) | (1u << TemplateIdField)
+        | (1u << StartedAtField) | (1u << EndAtField) | (1u << CpuCountField) | (1u << MemoryField)
+        | (1u << StateField);
+    if ((seen & required) != required || s.sandboxId.isEmpty())
+        return std::nullopt;
+    return s;
+}
+
+} // namespace
+
+std::optional<QList<Sandbox>> readPlainListedPage(const QByteArray &body)
+{
+    PlainJsonReader reader(body);
+    if (!reader.take('['))
+        return std::nullopt;
+    QList<Sandbox> page;
+    if (!reader.take(']')) {
+        do {
+            std::optional<Sandbox> sandbox = readPlainListed(&reader);
+            if (!sandbox)
+                return std::nullopt;
+            page.append(std::move(*sandbox));
+        } while (reader.take(','));
+        if (!reader.take(']'))
+            return std::nullopt;
+    }
+    if (!reader.atEnd())
+        return std::nullopt;
+    return page;
 }
 
 } // namespace sd

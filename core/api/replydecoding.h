@@ -40,6 +40,14 @@ std::optional<QList<T>> parseEach(const QJsonArray &array,
     return values;
 }
 
+/// A page of the sandbox list (`ListedSandbox` objects) read straight from its bytes,
+/// in the form servers write it: printable ASCII strings without escapes, integers,
+/// no repeated field. Anything else gives nullopt, and the caller reads the page with
+/// parseJsonArray() and Sandbox::fromListed(), which say what is wrong with it; a
+/// page read here is exactly what those give. QJsonDocument and the QJsonObject
+/// lookups were most of what listing 10,000 sandboxes cost (docs/benchmarks.md).
+std::optional<QList<Sandbox>> readPlainListedPage(const QByteArray &body);
+
 /// Reads a `Sandbox` answer (create, resume, connect) into `out`, or says in
 /// `problem` why it could not.
 bool readCreatedSandbox(const QByteArray &body, Sandbox *out, QString *problem);

@@ -166,6 +166,11 @@ Error ListSandboxesJob::readUnread()
     // comes first; a slot that cancelled the job ends the reading.
     while (!m_unread.isEmpty() && !isFinished()) {
         const QByteArray body = m_unread.takeFirst();
+        if (std::optional<QList<Sandbox>> page = readPlainListedPage(body)) {
+            m_sandboxes += *page;
+            Q_EMIT pageReceived(*page);
+            continue;
+        }
         QString problem;
         const auto array = parseJsonArray(body, &problem);
         if (!array)
