@@ -241,6 +241,11 @@ enum ListedField : quint8
     UnknownField
 };
 
+// The string members, in ListedField's order from SandboxIdField to DomainField.
+constexpr QString Sandbox::*textMembers[]
+    = { &Sandbox::sandboxId, &Sandbox::templateId, &Sandbox::alias, &Sandbox::clientId,
+          &Sandbox::envdVersion, &Sandbox::envdAccessToken, &Sandbox::domain };
+
 ListedField listedField(QLatin1String key)
 {
     static const std::pair<QLatin1String, ListedField> fields[] = {
@@ -294,25 +299,19 @@ std::optional<Sandbox> readPlainListed(PlainJsonReader *reader)
             case TemplateIdField:
                 if (!reader->string(&text))
                     return std::nullopt;
-                (field == SandboxIdField ? s.sandboxId : s.templateId) = QString(text);
+                s.*textMembers[field] = QString(text);
                 break;
             case AliasField:
             case ClientIdField:
             case EnvdVersionField:
             case EnvdAccessTokenField:
-            case DomainField: {
-                QString *out = field == AliasField ? &s.alias
-                    : field == ClientIdField       ? &s.clientId
-                    : field == EnvdVersionField    ? &s.envdVersion
-                    : field == DomainField         ? &s.domain
-                                                   : &s.envdAccessToken;
+            case DomainField:
                 if (reader->literal("null"))
                     break;
                 if (!reader->string(&text))
                     return std::nullopt;
-                *out = QString(text);
+                s.*textMembers[field] = QString(text);
                 break;
-            }
             case StartedAtField:
             case EndAtField: {
                 if (!reader->string(&text))

@@ -323,7 +323,7 @@ void LoopbackHttpReply::onReadyRead()
 
 void LoopbackHttpReply::parse()
 {
-    if ((m_stage == Stage::StatusLine || m_stage == Stage::Headers) && !parseHead())
+    if (m_stage == Stage::StatusLine && !parseHead())
         return;
     if (m_stage == Stage::Body)
         takeBody();

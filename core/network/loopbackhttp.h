@@ -77,7 +77,6 @@ private:
         Waiting,
         Sending,
         StatusLine,
-        Headers,
         Body,
         Done
     };
