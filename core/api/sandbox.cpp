@@ -13,7 +13,7 @@ QString toString(SandboxState state)
     return state == SandboxState::Paused ? QStringLiteral("paused") : QStringLiteral("running");
 }
 
-std::optional<SandboxState> sandboxStateFromString(const QString &text)
+std::optional<SandboxState> sandboxStateFromString(QAnyStringView text)
 {
     if (text == QLatin1String("running"))
         return SandboxState::Running;

@@ -1,5 +1,6 @@
 #pragma once
 
+#include <QAnyStringView>
 #include <QDateTime>
 #include <QJsonObject>
 #include <QMap>
@@ -20,7 +21,7 @@ enum class SandboxState
 };
 
 QString toString(SandboxState state);
-std::optional<SandboxState> sandboxStateFromString(const QString &text);
+std::optional<SandboxState> sandboxStateFromString(QAnyStringView text);
 
 /// A sandbox as the control plane describes it. The same value carries the
 /// `Sandbox` answer of a create (fewer fields), a `ListedSandbox` and a

@@ -2,6 +2,7 @@
 
 #include <QByteArray>
 #include <QDateTime>
+#include <QLatin1String>
 #include <QString>
 #include <QStringView>
 
@@ -23,5 +24,7 @@ void appendIsoTime(QByteArray *out, const QDateTime &time, IsoPrecision precisio
 /// QDateTime::fromString(text, Qt::ISODateWithMs). The form servers write, UTC with
 /// "Z" and up to nine fraction digits, is read directly; anything else goes to Qt.
 QDateTime parseIsoTime(QStringView text);
+/// The same for bytes read straight from an answer.
+QDateTime parseIsoTime(QLatin1String text);
 
 } // namespace sd

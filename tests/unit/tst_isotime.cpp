@@ -85,6 +85,15 @@ private Q_SLOTS:
                 qPrintable(QStringLiteral("%1: read %2, Qt reads %3")
                                .arg(text, read.toString(Qt::ISODateWithMs),
                                    expected.toString(Qt::ISODateWithMs))));
+            // The same text as the bytes of an answer.
+            const QByteArray bytes = text.toLatin1();
+            const QDateTime expectedFromBytes
+                = QDateTime::fromString(QString::fromLatin1(bytes), Qt::ISODateWithMs);
+            const QDateTime readFromBytes = parseIsoTime(QLatin1String(bytes));
+            QVERIFY2(sameTime(readFromBytes, expectedFromBytes),
+                qPrintable(QStringLiteral("%1 as bytes: read %2, Qt reads %3")
+                               .arg(text, readFromBytes.toString(Qt::ISODateWithMs),
+                                   expectedFromBytes.toString(Qt::ISODateWithMs))));
         }
     }
 
