@@ -80,38 +80,43 @@ class ListJsonWriter
 public:
     void add(const Sandbox &sandbox, const std::optional<Orphan> &orphan)
     {
-        m_out.append(m_out.isEmpty() ? "{\n    \"sandboxes\": [\n" : ",\n");
-        m_out.append("        {\n            \"endAt\": ");
+        if (m_out.isEmpty())
+            put("{\n    \"sandboxes\": [\n");
+        else
+            put(",\n");
+        put("        {\n            \"endAt\": ");
         appendTimeOrNull(sandbox.endAt);
-        m_out.append(",\n            \"metadata\": {");
+        put(",\n            \"metadata\": {");
         for (auto it = sandbox.metadata.begin(); it != sandbox.metadata.end(); ++it) {
-            m_out.append(
-                it == sandbox.metadata.begin() ? "\n                " : ",\n                ");
+            if (it == sandbox.metadata.begin())
+                put("\n                ");
+            else
+                put(",\n                ");
             appendJsonString(&m_out, it.key());
-            m_out.append(": ");
+            put(": ");
             appendJsonString(&m_out, it.value());
         }
-        m_out.append("\n            },\n            \"orphan\": ");
+        put("\n            },\n            \"orphan\": ");
         if (orphan) {
-            m_out.append("{\n                \"certainty\": ");
+            put("{\n                \"certainty\": ");
             appendJsonString(&m_out, toString(orphan->certainty));
-            m_out.append(",\n                \"detail\": ");
+            put(",\n                \"detail\": ");
             appendJsonString(&m_out, orphan->evidence);
-            m_out.append(",\n                \"reason\": ");
+            put(",\n                \"reason\": ");
             appendJsonString(&m_out, toString(orphan->reason));
-            m_out.append("\n            }");
+            put("\n            }");
         } else {
-            m_out.append("null");
+            put("null");
         }
-        m_out.append(",\n            \"sandboxId\": ");
+        put(",\n            \"sandboxId\": ");
         appendJsonString(&m_out, sandbox.sandboxId);
-        m_out.append(",\n            \"startedAt\": ");
+        put(",\n            \"startedAt\": ");
         appendTimeOrNull(sandbox.startedAt);
-        m_out.append(",\n            \"state\": ");
+        put(",\n            \"state\": ");
         appendJsonString(&m_out, toString(sandbox.state));
-        m_out.append(",\n            \"templateId\": ");
+        put(",\n            \"templateId\": ");
         appendJsonString(&m_out, sandbox.templateId);
-        m_out.append("\n        }");
+        put("\n        }");
     }
 
     QByteArray finish()
@@ -122,15 +127,21 @@ public:
     }
 
 private:
+    template<qsizetype N>
+    void put(const char (&piece)[N])
+    {
+        appendJsonPiece(&m_out, piece);
+    }
+
     void appendTimeOrNull(const QDateTime &time)
     {
         if (!time.isValid()) {
-            m_out.append("null");
+            put("null");
             return;
         }
-        m_out.append('"');
+        put("\"");
         appendIsoTime(&m_out, time, IsoPrecision::Seconds);
-        m_out.append('"');
+        put("\"");
     }
 
     QByteArray m_out;

@@ -5,6 +5,8 @@
 #include <QRandomGenerator>
 #include <QTest>
 
+#include <limits>
+
 using namespace sd;
 
 class TestJsonString : public QObject
@@ -41,6 +43,35 @@ private Q_SLOTS:
             QByteArray written("prefix,");
             appendJsonString(&written, text);
             QCOMPARE(written, "prefix," + expected);
+        }
+    }
+
+    // Integers as QJsonDocument writes them, pieces as they are, appended to what is there.
+    void appendsIntegersAndPieces()
+    {
+        QList<qint64> values { 0, 1, -1, 9, 10, 512, 1024, -2147483648LL, 2147483647LL,
+            999999999999999LL, -999999999999999LL, std::numeric_limits<qint64>::max(),
+            std::numeric_limits<qint64>::min() };
+        QRandomGenerator random(7);
+        for (int i = 0; i < 1000; ++i)
+            values << qint64(random.generate64()) / (qint64(1) << random.bounded(63));
+        QByteArray written("[");
+        QByteArray expected("[");
+        for (const qint64 value : std::as_const(values)) {
+            appendJsonInteger(&written, value);
+            appendJsonPiece(&written, ",\"k\":");
+            expected += QByteArray::number(value) + ",\"k\":";
+        }
+        QCOMPARE(written, expected);
+        // The numbers QJsonDocument writes for those that are exact as a double.
+        for (const qint64 value : { qint64(0), qint64(-7), qint64(2147483647), qint64(1) << 52 }) {
+            QByteArray one;
+            appendJsonInteger(&one, value);
+            QCOMPARE(one,
+                QJsonDocument(QJsonArray { value })
+                    .toJson(QJsonDocument::Compact)
+                    .chopped(1)
+                    .sliced(1));
         }
     }
 };
