@@ -23,6 +23,11 @@ QString randomString(int length, QLatin1StringView alphabet)
 constexpr QLatin1StringView kIdAlphabet("abcdefghijklmnopqrstuvwxyz0123456789");
 constexpr QLatin1StringView kHexAlphabet("0123456789abcdef");
 
+std::pair<qint64, quint64> expiryKey(const SandboxRecord &record)
+{
+    return { record.endAt.toMSecsSinceEpoch(), record.sequence };
+}
+
 } // namespace
 
 QString killReasonName(KillReason reason)
@@ -125,8 +130,11 @@ const SandboxRecord &SandboxRegistry::addRecord(
     record.envVars = params.envVars;
     record.allowInternetAccess = params.allowInternetAccess;
     record.sequence = m_nextSequence++;
-    m_listOrder.emplace(ListKey::of(record), record.sandboxId);
-    return *m_sandboxes.insert(record.sandboxId, std::move(record));
+    const QString id = record.sandboxId;
+    const SandboxRecord &added = m_sandboxes.emplace(id, std::move(record)).first->second;
+    m_listOrder.emplace(ListKey::of(added), &added);
+    m_expiryOrder.emplace(expiryKey(added), &added);
+    return added;
 }
 
 SandboxRecord SandboxRegistry::create(const CreateParams &params)
@@ -161,24 +169,26 @@ void SandboxRegistry::createManyForBenchmark(const CreateParams &params, int cou
 
 const SandboxRecord *SandboxRegistry::find(const QString &sandboxId) const
 {
-    auto it = m_sandboxes.constFind(sandboxId);
-    return it == m_sandboxes.constEnd() ? nullptr : &it.value();
+    const auto it = m_sandboxes.find(sandboxId);
+    return it == m_sandboxes.end() ? nullptr : &it->second;
 }
 
-QList<SandboxRecord> SandboxRegistry::sandboxes() const { return m_sandboxes.values(); }
+QList<SandboxRecord> SandboxRegistry::sandboxes() const
+{
+    QList<SandboxRecord> records;
+    records.reserve(qsizetype(m_sandboxes.size()));
+    for (const auto &[id, record] : m_sandboxes)
+        records.append(record);
+    return records;
+}
 
 void SandboxRegistry::visitInOrder(bool ascending, const std::optional<ListKey> &after,
     const std::function<bool(const SandboxRecord &)> &visit) const
 {
-    const auto recordOf = [this](const QString &id) -> const SandboxRecord & {
-        const auto found = m_sandboxes.constFind(id);
-        Q_ASSERT(found != m_sandboxes.constEnd());
-        return *found;
-    };
     if (ascending) {
         auto it = after ? m_listOrder.upper_bound(*after) : m_listOrder.begin();
         for (; it != m_listOrder.end(); ++it) {
-            if (!visit(recordOf(it->second)))
+            if (!visit(*it->second))
                 return;
         }
         return;
@@ -187,26 +197,29 @@ void SandboxRegistry::visitInOrder(bool ascending, const std::optional<ListKey> 
     auto it = after ? std::make_reverse_iterator(m_listOrder.lower_bound(*after))
                     : m_listOrder.rbegin();
     for (; it != m_listOrder.rend(); ++it) {
-        if (!visit(recordOf(it->second)))
+        if (!visit(*it->second))
             return;
     }
 }
 
-bool SandboxRegistry::kill(const QString &sandboxId, KillReason reason)
+bool SandboxRegistry::kill(const QString &id, KillReason reason)
 {
-    const auto found = m_sandboxes.constFind(sandboxId);
-    if (found == m_sandboxes.constEnd())
+    const QString sandboxId = id; // `id` may be the record's own, which ends below
+    const auto found = m_sandboxes.find(sandboxId);
+    if (found == m_sandboxes.end())
         return false;
-    m_listOrder.erase(ListKey::of(*found));
-    if (found->state == SandboxState::Paused)
+    m_listOrder.erase(ListKey::of(found->second));
+    if (found->second.state == SandboxState::Paused)
         --m_pausedCount;
+    else
+        m_expiryOrder.erase(expiryKey(found->second));
     const QString event = killReasonName(reason);
     const QString message = reason == KillReason::Expired
         ? QStringLiteral("Sandbox expired at its end time")
         : reason == KillReason::Shutdown ? QStringLiteral("Sandbox killed: server shutting down")
                                          : QStringLiteral("Sandbox killed");
     addEvent(sandboxId, event, message);
-    m_sandboxes.remove(sandboxId);
+    m_sandboxes.erase(found);
     m_ended.emplace_back(m_clock(), sandboxId);
     qCInfo(lcLocal).noquote() << "sandbox" << sandboxId << event;
     Q_EMIT sandboxKilled(sandboxId, reason);
@@ -222,7 +235,9 @@ bool SandboxRegistry::kill(const QString &sandboxId, KillReason reason)
 
 void SandboxRegistry::killAll(KillReason reason)
 {
-    const QStringList ids = m_sandboxes.keys();
+    QStringList ids;
+    for (const auto &[id, record] : m_sandboxes)
+        ids.append(id);
     for (const QString &id : ids)
         kill(id, reason);
 }
@@ -232,13 +247,13 @@ SandboxRegistry::Result SandboxRegistry::setTimeout(const QString &sandboxId, in
     auto it = m_sandboxes.find(sandboxId);
     if (it == m_sandboxes.end())
         return Result::NotFound;
+    SandboxRecord &record = it->second;
     const int timeout = effectiveTimeout(seconds);
-    if (it->state == SandboxState::Paused) {
-        it->pausedRemainingMs = qint64(timeout) * 1000;
-    } else {
-        it->endAt = m_clock().addSecs(timeout);
-    }
-    const QDateTime endAt = it->endAt;
+    if (record.state == SandboxState::Paused)
+        record.pausedRemainingMs = qint64(timeout) * 1000;
+    else
+        setLifetime(record, SandboxState::Running, m_clock().addSecs(timeout));
+    const QDateTime endAt = record.endAt;
     addEvent(sandboxId, QStringLiteral("timeout changed"),
         QStringLiteral("Sandbox timeout set to %1 s").arg(timeout),
         { { QStringLiteral("timeout"), QString::number(timeout) },
@@ -253,13 +268,14 @@ SandboxRegistry::Result SandboxRegistry::pause(const QString &sandboxId)
     auto it = m_sandboxes.find(sandboxId);
     if (it == m_sandboxes.end())
         return Result::NotFound;
-    if (it->state == SandboxState::Paused)
+    SandboxRecord &record = it->second;
+    if (record.state == SandboxState::Paused)
         return Result::Conflict;
-    it->state = SandboxState::Paused;
+    setLifetime(record, SandboxState::Paused, record.endAt);
     ++m_pausedCount;
-    it->pausedRemainingMs = qMax<qint64>(0, m_clock().msecsTo(it->endAt));
+    record.pausedRemainingMs = qMax<qint64>(0, m_clock().msecsTo(record.endAt));
     addEvent(sandboxId, QStringLiteral("paused"), QStringLiteral("Sandbox paused"),
-        { { QStringLiteral("remainingMs"), QString::number(it->pausedRemainingMs) } });
+        { { QStringLiteral("remainingMs"), QString::number(record.pausedRemainingMs) } });
     scheduleExpiry();
     Q_EMIT sandboxPaused(sandboxId);
     return Result::Ok;
@@ -271,17 +287,18 @@ SandboxRegistry::Result SandboxRegistry::resume(
     auto it = m_sandboxes.find(sandboxId);
     if (it == m_sandboxes.end())
         return Result::NotFound;
-    if (it->state != SandboxState::Paused)
+    SandboxRecord &record = it->second;
+    if (record.state != SandboxState::Paused)
         return Result::Conflict;
-    qint64 ms = timeoutSec ? qint64(effectiveTimeout(*timeoutSec)) * 1000 : it->pausedRemainingMs;
+    qint64 ms
+        = timeoutSec ? qint64(effectiveTimeout(*timeoutSec)) * 1000 : record.pausedRemainingMs;
     if (ms <= 0)
         ms = qint64(kDefaultTimeoutSec) * 1000;
-    it->state = SandboxState::Running;
+    setLifetime(record, SandboxState::Running, m_clock().addMSecs(ms));
     --m_pausedCount;
-    it->endAt = m_clock().addMSecs(ms);
-    it->pausedRemainingMs = 0;
+    record.pausedRemainingMs = 0;
     addEvent(sandboxId, QStringLiteral("resumed"), QStringLiteral("Sandbox resumed"),
-        { { QStringLiteral("endAt"), it->endAt.toString(Qt::ISODateWithMs) } });
+        { { QStringLiteral("endAt"), record.endAt.toString(Qt::ISODateWithMs) } });
     scheduleExpiry();
     Q_EMIT sandboxResumed(sandboxId);
     return Result::Ok;
@@ -292,23 +309,23 @@ SandboxRegistry::ConnectResult SandboxRegistry::connectTo(const QString &sandbox
     auto it = m_sandboxes.find(sandboxId);
     if (it == m_sandboxes.end())
         return ConnectResult::NotFound;
+    SandboxRecord &record = it->second;
     const QDateTime now = m_clock();
     const QDateTime wanted = now.addSecs(effectiveTimeout(timeoutSec));
-    if (it->state == SandboxState::Paused) {
-        const QDateTime kept = now.addMSecs(it->pausedRemainingMs);
-        it->state = SandboxState::Running;
+    if (record.state == SandboxState::Paused) {
+        const QDateTime kept = now.addMSecs(record.pausedRemainingMs);
+        setLifetime(record, SandboxState::Running, qMax(kept, wanted));
         --m_pausedCount;
-        it->endAt = qMax(kept, wanted);
-        it->pausedRemainingMs = 0;
+        record.pausedRemainingMs = 0;
         addEvent(sandboxId, QStringLiteral("resumed"), QStringLiteral("Sandbox resumed by connect"),
-            { { QStringLiteral("endAt"), it->endAt.toString(Qt::ISODateWithMs) } });
+            { { QStringLiteral("endAt"), record.endAt.toString(Qt::ISODateWithMs) } });
         scheduleExpiry();
         Q_EMIT sandboxResumed(sandboxId);
         return ConnectResult::Resumed;
     }
-    if (wanted > it->endAt) {
-        it->endAt = wanted;
-        const QDateTime endAt = it->endAt;
+    if (wanted > record.endAt) {
+        setLifetime(record, SandboxState::Running, wanted);
+        const QDateTime endAt = record.endAt;
         addEvent(sandboxId, QStringLiteral("timeout changed"),
             QStringLiteral("Sandbox timeout extended by connect"),
             { { QStringLiteral("endAt"), endAt.toString(Qt::ISODateWithMs) } });
@@ -358,21 +375,23 @@ QObject *SandboxRegistry::runtime(const QString &sandboxId) const
     return m_runtimes.value(sandboxId).data();
 }
 
+void SandboxRegistry::setLifetime(SandboxRecord &record, SandboxState state, const QDateTime &endAt)
+{
+    if (record.state == SandboxState::Running)
+        m_expiryOrder.erase(expiryKey(record));
+    record.state = state;
+    record.endAt = endAt;
+    if (state == SandboxState::Running)
+        m_expiryOrder.emplace(expiryKey(record), &record);
+}
+
 void SandboxRegistry::scheduleExpiry()
 {
-    const QDateTime now = m_clock();
-    qint64 nextMs = -1;
-    for (const SandboxRecord &record : std::as_const(m_sandboxes)) {
-        if (record.state == SandboxState::Paused)
-            continue;
-        const qint64 ms = qMax<qint64>(0, now.msecsTo(record.endAt));
-        if (nextMs < 0 || ms < nextMs)
-            nextMs = ms;
-    }
-    if (nextMs < 0) {
+    if (m_expiryOrder.empty()) {
         m_expiryTimer.stop();
         return;
     }
+    const qint64 nextMs = qMax<qint64>(0, m_clock().msecsTo(m_expiryOrder.begin()->second->endAt));
     m_expiryTimer.start(int(qMin<qint64>(nextMs, std::numeric_limits<int>::max())));
 }
 
@@ -380,9 +399,10 @@ void SandboxRegistry::expireDue()
 {
     const QDateTime now = m_clock();
     QStringList due;
-    for (const SandboxRecord &record : std::as_const(m_sandboxes)) {
-        if (record.state == SandboxState::Running && record.endAt <= now)
-            due.append(record.sandboxId);
+    for (const auto &[key, record] : m_expiryOrder) {
+        if (record->endAt > now)
+            break;
+        due.append(record->sandboxId);
     }
     for (const QString &id : std::as_const(due))
         kill(id, KillReason::Expired);

@@ -10,6 +10,7 @@
 #include <QJsonObject>
 #include <QNetworkAccessManager>
 #include <QNetworkReply>
+#include <QRandomGenerator>
 #include <QSignalSpy>
 #include <QTest>
 
@@ -66,6 +67,7 @@ private Q_SLOTS:
     void streamWriterReportsPeerDisconnect();
     void registrySignalsAndRuntime();
     void registryKeepsEventsAfterKill();
+    void registryExpiresWhatIsDueAfterAnyChange();
     void registryForgetsEventsAnHourAfterTheEnd();
 
 private:
@@ -260,6 +262,81 @@ void TestLocalServer::registryKeepsEventsAfterKill()
         (QStringList { QStringLiteral("created"), QStringLiteral("process started"),
             QStringLiteral("shutdown") }));
     QVERIFY(!registry->events(QStringLiteral("unknown")).has_value());
+}
+
+// Random creations, timeouts, pauses, resumes, connects and kills, the clock moving
+// between rounds: each time exactly the running sandboxes whose end time has passed
+// expire, whatever changed their state or end time on the way.
+void TestLocalServer::registryExpiresWhatIsDueAfterAnyChange()
+{
+    QDateTime now = QDateTime::currentDateTimeUtc();
+    QStringList expired;
+    SandboxRegistry registry;
+    const auto clock = [&now] { return now; };
+    registry.setClock(clock);
+    connect(&registry, &SandboxRegistry::sandboxKilled, this,
+        [&expired](const QString &id, KillReason reason) {
+            if (reason == KillReason::Expired)
+                expired << id;
+        });
+    SandboxRegistry::CreateParams params;
+    params.templateId = QStringLiteral("base");
+    QRandomGenerator random(1207);
+    QStringList live;
+    const auto seconds = [&random] { return 1 + int(random.bounded(120)); };
+    const auto expiredSorted = [&expired] {
+        QStringList sorted = expired;
+        sorted.sort();
+        return sorted;
+    };
+    for (int round = 0; round < 25; ++round) {
+        for (int i = 0; i < 40; ++i) {
+            const int action = int(random.bounded(7));
+            if (action <= 1 || live.isEmpty()) {
+                params.timeoutSec = seconds();
+                live << registry.create(params).sandboxId;
+                continue;
+            }
+            const QString id = live.at(random.bounded(live.size()));
+            switch (action) {
+            case 2:
+                registry.setTimeout(id, seconds());
+                break;
+            case 3:
+                registry.pause(id);
+                break;
+            case 4:
+                registry.resume(
+                    id, random.bounded(2) ? std::optional<int>(seconds()) : std::nullopt);
+                break;
+            case 5:
+                registry.connectTo(id, seconds());
+                break;
+            default:
+                QVERIFY(registry.kill(id));
+                live.removeOne(id);
+                break;
+            }
+        }
+        now = now.addSecs(random.bounded(40));
+        QStringList due;
+        for (const QString &id : std::as_const(live)) {
+            const SandboxRecord *record = registry.find(id);
+            QVERIFY(record);
+            if (record->state == SandboxState::Running && record->endAt <= now)
+                due << id;
+        }
+        expired.clear();
+        registry.setClock(clock); // the clock jumped: the next expiry is looked at again
+        due.sort();
+        QTRY_COMPARE_WITH_TIMEOUT(expiredSorted(), due, 5000);
+        for (const QString &id : std::as_const(due))
+            live.removeOne(id);
+        for (const QString &id : std::as_const(live))
+            QVERIFY2(registry.find(id), qPrintable(id));
+    }
+    QVERIFY(registry.count() > 0);
+    QCOMPARE(registry.count(), live.size());
 }
 
 void TestLocalServer::registryForgetsEventsAnHourAfterTheEnd()
