@@ -15,7 +15,9 @@
 //
 // QT_QPA_PLATFORM=offscreen unless set: widgets are laid out and painted into an
 // offscreen backing store, as on a screen, without a display server.
-// Figures are printed, never asserted.
+// Figures are printed, never asserted. Under callgrind the refreshes' costs are dumped
+// on their own (callgrind.out.<pid>.<n>, one file per repetition):
+//   valgrind --tool=callgrind --trace-children=no build/bin/bench_window --reps 1
 
 #include "benchbackend.h"
 #include "benchutil.h"
@@ -33,6 +35,13 @@
 #include <QTableView>
 #include <QTemporaryDir>
 #include <QTimer>
+
+#if __has_include(<valgrind/callgrind.h>)
+#include <valgrind/callgrind.h>
+#else
+#define CALLGRIND_ZERO_STATS
+#define CALLGRIND_DUMP_STATS_AT(name)
+#endif
 
 #include <cstdio>
 #include <fstream>
@@ -250,8 +259,10 @@ Refresh refreshWithChanges(MainWindow *window, QNetworkAccessManager *network,
     QElapsedTimer clock;
     clock.start();
     stall.start();
+    CALLGRIND_ZERO_STATS;
     window->refresh();
     result.ok = waitFor(window, &MainWindow::refreshed, 600000) && !window->model()->isStale();
+    CALLGRIND_DUMP_STATS_AT("refresh");
     result.wallNs = clock.nsecsElapsed();
     result.longestStallNs = stall.stop();
     QObject::disconnect(connection);

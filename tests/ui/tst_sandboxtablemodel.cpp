@@ -5,6 +5,7 @@
 #include <QColor>
 #include <QElapsedTimer>
 #include <QItemSelectionModel>
+#include <QRandomGenerator>
 #include <QSignalSpy>
 #include <QTest>
 
@@ -46,6 +47,7 @@ private Q_SLOTS:
     void identicalRefreshSignalsNothing();
     void pagesMergeWithoutRemovingUntilTheListIsWhole();
     void scatteredRemovalsKeepIndexConsistent();
+    void randomPagesAndListsKeepRowsAndCounts();
     void selectionSurvivesRefresh();
     void textFilter_data();
     void textFilter();
@@ -196,6 +198,74 @@ void TestSandboxTableModel::scatteredRemovalsKeepIndexConsistent()
         }
     }
     QCOMPARE(changedRows, changedIds.size());
+}
+
+// Pages merged and whole lists set at random, with changed states, new IDs and the
+// same ID twice in one answer: the rows are those of a plain list kept the same way
+// (order of first appearance, the last value of an answer winning, unlisted rows gone
+// only with a whole list), and the counts those of its rows.
+void TestSandboxTableModel::randomPagesAndListsKeepRowsAndCounts()
+{
+    SandboxTableModel model;
+    model.setClock([] { return kNow; });
+    QAbstractItemModelTester tester(&model, QAbstractItemModelTester::FailureReportingMode::QtTest);
+    QRandomGenerator random(712);
+    QList<Sandbox> expected;
+    const auto apply = [&expected](const QList<Sandbox> &answer, bool whole) {
+        QHash<QString, Sandbox> last;
+        QStringList order;
+        for (const Sandbox &s : answer) {
+            if (!last.contains(s.sandboxId))
+                order << s.sandboxId;
+            last.insert(s.sandboxId, s);
+        }
+        QList<Sandbox> next;
+        for (const Sandbox &s : std::as_const(expected)) {
+            if (last.contains(s.sandboxId))
+                next << last.take(s.sandboxId);
+            else if (!whole)
+                next << s;
+        }
+        for (const QString &id : std::as_const(order)) {
+            if (last.contains(id))
+                next << last.take(id);
+        }
+        expected = next;
+    };
+    for (int step = 0; step < 300; ++step) {
+        QList<Sandbox> answer;
+        const int size = int(random.bounded(12));
+        for (int i = 0; i < size; ++i) {
+            answer << makeSandbox(QStringLiteral("sbx-%1").arg(random.bounded(40)),
+                int(random.bounded(2)) * 300 + 60, {},
+                random.bounded(3) ? SandboxState::Running : SandboxState::Paused);
+        }
+        const bool whole = random.bounded(5) == 0;
+        if (whole)
+            model.setSandboxes(answer);
+        else
+            model.mergeSandboxes(answer);
+        apply(answer, whole);
+        if (random.bounded(4) == 0) {
+            QHash<QString, OrphanFlag> flags;
+            for (int i = 0; i < 3; ++i)
+                flags.insert(QStringLiteral("sbx-%1").arg(random.bounded(40)), {});
+            model.setOrphanFlags(flags);
+        }
+
+        QCOMPARE(model.rowCount(), int(expected.size()));
+        int running = 0, paused = 0, orphans = 0;
+        for (int row = 0; row < expected.size(); ++row) {
+            QVERIFY(model.sandboxAt(row) == expected.at(row));
+            QCOMPARE(model.rowOf(expected.at(row).sandboxId), row);
+            running += expected.at(row).state == SandboxState::Running;
+            paused += expected.at(row).state == SandboxState::Paused;
+            orphans += model.isOrphan(expected.at(row).sandboxId);
+        }
+        QCOMPARE(model.count(SandboxTableModel::DisplayState::Running), running);
+        QCOMPARE(model.count(SandboxTableModel::DisplayState::Paused), paused);
+        QCOMPARE(model.count(SandboxTableModel::DisplayState::Orphan), orphans);
+    }
 }
 
 void TestSandboxTableModel::selectionSurvivesRefresh()

@@ -136,22 +136,23 @@ SandboxTableModel::DisplayState SandboxTableModel::displayState(int row) const
 
 int SandboxTableModel::count(DisplayState state) const
 {
-    int n = 0;
-    for (const auto &row : m_rows) {
-        const Sandbox *s = &row->sandbox;
-        switch (state) {
-        case DisplayState::Running:
-            n += s->state == SandboxState::Running;
-            break;
-        case DisplayState::Paused:
-            n += s->state == SandboxState::Paused;
-            break;
-        case DisplayState::Orphan:
-            n += m_orphans.contains(s->sandboxId);
-            break;
-        }
+    switch (state) {
+    case DisplayState::Running:
+        return m_runningCount;
+    case DisplayState::Paused:
+        return m_pausedCount;
+    case DisplayState::Orphan:
+        break;
     }
-    return n;
+    int orphans = 0; // flags are few; rows may be 10,000
+    for (auto it = m_orphans.keyBegin(); it != m_orphans.keyEnd(); ++it)
+        orphans += m_rowById.contains(*it);
+    return orphans;
+}
+
+void SandboxTableModel::countRow(const Sandbox &sandbox, int delta)
+{
+    (sandbox.state == SandboxState::Running ? m_runningCount : m_pausedCount) += delta;
 }
 
 QStringList SandboxTableModel::orphanIds() const
@@ -399,6 +400,10 @@ void SandboxTableModel::mergeSandboxes(const QList<Sandbox> &page)
 
 void SandboxTableModel::applyDiff(const QList<Sandbox> &sandboxes, Unlisted unlisted)
 {
+    if (unlisted == Unlisted::Keep) {
+        mergePage(sandboxes);
+        return;
+    }
     // One ID lookup per incoming sandbox. `source[row]` is where that row's new value
     // is in `sandboxes` (-1: not in it); a duplicate ID in one answer counts once, the last
     // one winning, as it does for new IDs through `addedAt`.
@@ -434,6 +439,41 @@ void SandboxTableModel::applyDiff(const QList<Sandbox> &sandboxes, Unlisted unli
     updateCountdown();
 }
 
+void SandboxTableModel::mergePage(const QList<Sandbox> &page)
+{
+    // A page of a longer list touches only its own rows: look at those, not at every
+    // row (a full walk per page made loading 10,000 quadratic). Listed rows in row
+    // order, a duplicate ID counting once with its last value, as in applyDiff().
+    QList<std::pair<int, qsizetype>> listed; // (row number, index in `page`)
+    QList<qsizetype> added;
+    QHash<QString, qsizetype> addedAt;
+    for (qsizetype i = 0; i < page.size(); ++i) {
+        const QString &id = page.at(i).sandboxId;
+        if (const Row *row = m_rowById.value(id)) {
+            listed.append({ row->number, i });
+        } else if (const auto it = addedAt.constFind(id); it != addedAt.constEnd()) {
+            added[*it] = i;
+        } else {
+            addedAt.insert(id, added.size());
+            added.append(i);
+        }
+    }
+    std::stable_sort(listed.begin(), listed.end(),
+        [](const auto &a, const auto &b) { return a.first < b.first; });
+    QList<std::pair<const Row *, qsizetype>> changed;
+    for (qsizetype k = 0; k < listed.size(); ++k) {
+        if (k + 1 < listed.size() && listed.at(k + 1).first == listed.at(k).first)
+            continue; // the same row again later in the page: that one counts
+        const auto &[number, i] = listed.at(k);
+        const Row *row = m_rows[size_t(number)].get();
+        if (!(row->sandbox == page.at(i)))
+            changed.append({ row, i });
+    }
+    applyChanges(changed, page);
+    appendRows(added, page);
+    updateCountdown();
+}
+
 void SandboxTableModel::applyChanges(
     const QList<std::pair<const Row *, qsizetype>> &changedRows, const QList<Sandbox> &sandboxes)
 {
@@ -451,8 +491,12 @@ void SandboxTableModel::applyChanges(
         qsizetype end = start;
         while (end + 1 < changed.size() && changed.at(end + 1).first == changed.at(end).first + 1)
             ++end;
-        for (qsizetype k = start; k <= end; ++k)
-            m_rows[size_t(changed.at(k).first)]->sandbox = sandboxes.at(changed.at(k).second);
+        for (qsizetype k = start; k <= end; ++k) {
+            Sandbox &sandbox = m_rows[size_t(changed.at(k).first)]->sandbox;
+            countRow(sandbox, -1);
+            sandbox = sandboxes.at(changed.at(k).second);
+            countRow(sandbox, +1);
+        }
         Q_EMIT dataChanged(index(changed.at(start).first, 0), index(changed.at(end).first, ColumnCount - 1));
         start = end + 1;
     }
@@ -470,8 +514,10 @@ void SandboxTableModel::removeRows(const std::vector<bool> &gone)
         while (start > 0 && gone[size_t(start - 1)])
             --start;
         beginRemoveRows({}, start, end);
-        for (int row = start; row <= end; ++row)
+        for (int row = start; row <= end; ++row) {
             m_rowById.remove(m_rows[size_t(row)]->sandbox.sandboxId);
+            countRow(m_rows[size_t(row)]->sandbox, -1);
+        }
         m_rows.erase(m_rows.begin() + start, m_rows.begin() + end + 1);
         endRemoveRows();
         first = start;
@@ -490,6 +536,7 @@ void SandboxTableModel::appendRows(const QList<qsizetype> &added, const QList<Sa
     for (qsizetype i : added) {
         auto row = std::make_unique<Row>(Row { sandboxes.at(i), int(m_rows.size()) });
         m_rowById.insert(row->sandbox.sandboxId, row.get());
+        countRow(row->sandbox, +1);
         m_rows.push_back(std::move(row));
     }
     endInsertRows();

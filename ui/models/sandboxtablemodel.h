@@ -93,6 +93,7 @@ public:
     bool isOrphan(const QString &sandboxId) const { return m_orphans.contains(sandboxId); }
     DisplayState displayState(int row) const;
     /// Running, paused and orphan counts (an orphan also counts as running/paused).
+    /// Kept as rows change, so asking after every page of a large list costs nothing.
     int count(DisplayState state) const;
     QStringList orphanIds() const;
 
@@ -121,17 +122,21 @@ private:
 
     enum class Unlisted { Remove, Keep };
     void applyDiff(const QList<Sandbox> &sandboxes, Unlisted unlisted);
+    void mergePage(const QList<Sandbox> &page);
     void removeRows(const std::vector<bool> &gone);
     void applyChanges(const QList<std::pair<const Row *, qsizetype>> &changedRows,
                       const QList<Sandbox> &sandboxes);
     void appendRows(const QList<qsizetype> &added, const QList<Sandbox> &sandboxes);
     void renumberFrom(int first);
     void updateCountdown();
+    void countRow(const Sandbox &sandbox, int delta);
 
     // Pointers, so removing scattered rows from 10,000 moves pointers, not values.
     std::vector<std::unique_ptr<Row>> m_rows;
     QHash<QString, Row *> m_rowById;
     QHash<QString, OrphanFlag> m_orphans;
+    int m_runningCount = 0;
+    int m_pausedCount = 0;
     std::function<QDateTime()> m_clock;
     QTimer m_countdown;
     bool m_countdownWanted = true;
