@@ -15,8 +15,8 @@
 //
 // QT_QPA_PLATFORM=offscreen unless set: widgets are laid out and painted into an
 // offscreen backing store, as on a screen, without a display server.
-// Figures are printed, never asserted. Under callgrind the refreshes' costs are dumped
-// on their own (callgrind.out.<pid>.<n>, one file per repetition):
+// Figures are printed, never asserted. Under callgrind each load's and each refresh's
+// costs are dumped on their own (callgrind.out.<pid>.<n>, in that order):
 //   valgrind --tool=callgrind --trace-children=no build/bin/bench_window --reps 1
 
 #include "benchbackend.h"
@@ -187,6 +187,7 @@ Load loadWindow(const sd::DesktopOptions &options, std::unique_ptr<MainWindow> *
     QElapsedTimer clock;
     clock.start();
     const qint64 cpu0 = threadCpuNs();
+    CALLGRIND_ZERO_STATS;
     auto window = std::make_unique<MainWindow>(options);
     PaintProbe probe(window.get(), &clock, cpu0);
     window->setRefreshInterval(0);
@@ -195,6 +196,7 @@ Load loadWindow(const sd::DesktopOptions &options, std::unique_ptr<MainWindow> *
     load.constructNs = clock.nsecsElapsed();
     stall.start();
     const bool refreshed = waitFor(window.get(), &MainWindow::refreshed, 600000);
+    CALLGRIND_DUMP_STATS_AT("load");
     load.allRowsNs = clock.nsecsElapsed();
     load.allRowsCpuNs = threadCpuNs() - cpu0;
     load.longestStallNs = stall.stop();
