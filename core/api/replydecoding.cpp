@@ -80,10 +80,6 @@ bool readCreatedSandbox(const QByteArray &body, Sandbox *out, QString *problem)
     return true;
 }
 
-} // namespace sd
-
-namespace sd {
-
 namespace {
 
 // JSON in the form readPlainListedPage() takes; every other form fails, to be read by

@@ -1,6 +1,7 @@
 #include "isotime.h"
 
-#include <cstring>
+#include "jsonstring.h"
+
 #include <optional>
 
 namespace sd {
@@ -164,10 +165,7 @@ void appendIsoTime(QByteArray *out, const QDateTime &time, IsoPrecision precisio
             out->append(time.toUTC().toString(qtFormat(precision)).toUtf8());
         return;
     }
-    // In place: append() costs more than the formatting for twenty bytes.
-    const qsizetype at = out->size();
-    out->resize(at + size);
-    std::memcpy(out->data() + at, text, size_t(size));
+    appendBytesInPlace(out, text, size);
 }
 
 QDateTime parseIsoTime(QStringView text)

@@ -13,15 +13,21 @@ namespace sd {
 /// the answer itself (the local backend's list pages, the command line's list).
 void appendJsonString(QByteArray *out, QStringView text);
 
-/// Appends a fixed piece of such JSON, copied in place: for the short pieces between
-/// values QByteArray::append() costs several times more, and a listed sandbox has
-/// about fifteen of them.
+/// Appends `size` bytes, copied in place: for the short pieces such JSON is made of,
+/// QByteArray::append() costs several times more (a listed sandbox has about
+/// fifteen fixed pieces, two times and three numbers).
+inline void appendBytesInPlace(QByteArray *out, const char *bytes, qsizetype size)
+{
+    const qsizetype at = out->size();
+    out->resize(at + size);
+    std::memcpy(out->data() + at, bytes, size_t(size));
+}
+
+/// Appends a fixed piece of such JSON.
 template<qsizetype N>
 inline void appendJsonPiece(QByteArray *out, const char (&piece)[N])
 {
-    const qsizetype at = out->size();
-    out->resize(at + N - 1);
-    std::memcpy(out->data() + at, piece, N - 1);
+    appendBytesInPlace(out, piece, N - 1);
 }
 
 /// Appends an integer as JSON writes it, without QByteArray::number()'s allocation.
@@ -29,9 +35,7 @@ inline void appendJsonInteger(QByteArray *out, qint64 value)
 {
     char digits[24];
     const auto end = std::to_chars(digits, digits + sizeof digits, value).ptr;
-    const qsizetype at = out->size();
-    out->resize(at + (end - digits));
-    std::memcpy(out->data() + at, digits, size_t(end - digits));
+    appendBytesInPlace(out, digits, end - digits);
 }
 
 } // namespace sd

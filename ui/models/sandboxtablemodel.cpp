@@ -388,46 +388,40 @@ QVariant SandboxTableModel::headerData(int section, Qt::Orientation orientation,
     return {};
 }
 
-void SandboxTableModel::setSandboxes(const QList<Sandbox> &sandboxes)
+SandboxTableModel::Split SandboxTableModel::splitAnswer(const QList<Sandbox> &answer) const
 {
-    applyDiff(sandboxes, Unlisted::Remove);
-}
-
-void SandboxTableModel::mergeSandboxes(const QList<Sandbox> &page)
-{
-    applyDiff(page, Unlisted::Keep);
-}
-
-void SandboxTableModel::applyDiff(const QList<Sandbox> &sandboxes, Unlisted unlisted)
-{
-    if (unlisted == Unlisted::Keep) {
-        mergePage(sandboxes);
-        return;
-    }
-    // One ID lookup per incoming sandbox. `source[row]` is where that row's new value
-    // is in `sandboxes` (-1: not in it); a duplicate ID in one answer counts once, the last
-    // one winning, as it does for new IDs through `addedAt`.
-    std::vector<qsizetype> source(m_rows.size(), -1);
-    QList<qsizetype> added;
+    // One ID lookup per incoming sandbox.
+    Split split;
     QHash<QString, qsizetype> addedAt; // new ID -> its place in `added`
-    for (qsizetype i = 0; i < sandboxes.size(); ++i) {
-        const QString &id = sandboxes.at(i).sandboxId;
+    for (qsizetype i = 0; i < answer.size(); ++i) {
+        const QString &id = answer.at(i).sandboxId;
         if (const Row *row = m_rowById.value(id)) {
-            source[size_t(row->number)] = i;
+            split.listed.append({ row->number, i });
         } else if (const auto it = addedAt.constFind(id); it != addedAt.constEnd()) {
-            added[*it] = i;
+            split.added[*it] = i;
         } else {
-            addedAt.insert(id, added.size());
-            added.append(i);
+            addedAt.insert(id, split.added.size());
+            split.added.append(i);
         }
     }
+    return split;
+}
+
+void SandboxTableModel::setSandboxes(const QList<Sandbox> &sandboxes)
+{
+    // `source[row]` is where that row's new value is in `sandboxes` (-1: not in it);
+    // a duplicate ID counts once, the last one winning.
+    const Split split = splitAnswer(sandboxes);
+    std::vector<qsizetype> source(m_rows.size(), -1);
+    for (const auto &[number, i] : split.listed)
+        source[size_t(number)] = i;
 
     std::vector<bool> gone(m_rows.size());
     QList<std::pair<const Row *, qsizetype>> changed; // (row, index in `sandboxes`)
     bool anyGone = false;
     for (size_t row = 0; row < m_rows.size(); ++row) {
         if (source[row] < 0)
-            gone[row] = anyGone = unlisted == Unlisted::Remove;
+            gone[row] = anyGone = true;
         else if (!(m_rows[row]->sandbox == sandboxes.at(source[row])))
             changed.append({m_rows[row].get(), source[row]});
     }
@@ -435,42 +429,28 @@ void SandboxTableModel::applyDiff(const QList<Sandbox> &sandboxes, Unlisted unli
     if (anyGone)
         removeRows(gone);
     applyChanges(changed, sandboxes);
-    appendRows(added, sandboxes);
+    appendRows(split.added, sandboxes);
     updateCountdown();
 }
 
-void SandboxTableModel::mergePage(const QList<Sandbox> &page)
+void SandboxTableModel::mergeSandboxes(const QList<Sandbox> &page)
 {
     // A page of a longer list touches only its own rows: look at those, not at every
-    // row (a full walk per page made loading 10,000 quadratic). Listed rows in row
-    // order, a duplicate ID counting once with its last value, as in applyDiff().
-    QList<std::pair<int, qsizetype>> listed; // (row number, index in `page`)
-    QList<qsizetype> added;
-    QHash<QString, qsizetype> addedAt;
-    for (qsizetype i = 0; i < page.size(); ++i) {
-        const QString &id = page.at(i).sandboxId;
-        if (const Row *row = m_rowById.value(id)) {
-            listed.append({ row->number, i });
-        } else if (const auto it = addedAt.constFind(id); it != addedAt.constEnd()) {
-            added[*it] = i;
-        } else {
-            addedAt.insert(id, added.size());
-            added.append(i);
-        }
-    }
-    std::stable_sort(listed.begin(), listed.end(),
+    // row (a full walk per page made loading 10,000 quadratic). Nothing is removed.
+    Split split = splitAnswer(page);
+    std::stable_sort(split.listed.begin(), split.listed.end(),
         [](const auto &a, const auto &b) { return a.first < b.first; });
     QList<std::pair<const Row *, qsizetype>> changed;
-    for (qsizetype k = 0; k < listed.size(); ++k) {
-        if (k + 1 < listed.size() && listed.at(k + 1).first == listed.at(k).first)
+    for (qsizetype k = 0; k < split.listed.size(); ++k) {
+        if (k + 1 < split.listed.size() && split.listed.at(k + 1).first == split.listed.at(k).first)
             continue; // the same row again later in the page: that one counts
-        const auto &[number, i] = listed.at(k);
+        const auto &[number, i] = split.listed.at(k);
         const Row *row = m_rows[size_t(number)].get();
         if (!(row->sandbox == page.at(i)))
             changed.append({ row, i });
     }
     applyChanges(changed, page);
-    appendRows(added, page);
+    appendRows(split.added, page);
     updateCountdown();
 }
 
@@ -478,7 +458,7 @@ void SandboxTableModel::applyChanges(
     const QList<std::pair<const Row *, qsizetype>> &changedRows, const QList<Sandbox> &sandboxes)
 {
     // In row order (the removals are done, so numbers are final); already sorted, as
-    // setSandboxes() collects them walking the rows.
+    // setSandboxes() collects them walking the rows and mergeSandboxes() sorts them.
     QList<std::pair<int, qsizetype>> changed;
     changed.reserve(changedRows.size());
     for (const auto &[row, i] : changedRows)

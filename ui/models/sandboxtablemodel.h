@@ -120,9 +120,16 @@ private:
         int number = 0;
     };
 
-    enum class Unlisted { Remove, Keep };
-    void applyDiff(const QList<Sandbox> &sandboxes, Unlisted unlisted);
-    void mergePage(const QList<Sandbox> &page);
+    /// An answer (a whole list or one page) against the rows: the ones it lists, as
+    /// (row number, index in the answer) in the answer's order, and the indexes of IDs
+    /// new to the model, in order of first appearance. A new ID twice in one answer
+    /// counts once, its last value winning.
+    struct Split
+    {
+        QList<std::pair<int, qsizetype>> listed;
+        QList<qsizetype> added;
+    };
+    Split splitAnswer(const QList<Sandbox> &answer) const;
     void removeRows(const std::vector<bool> &gone);
     void applyChanges(const QList<std::pair<const Row *, qsizetype>> &changedRows,
                       const QList<Sandbox> &sandboxes);
