@@ -215,11 +215,18 @@ bool OrphanDetector::needsGatewayProbe(const Sandbox &sandbox, const QDateTime &
     return sandbox.startedAt.secsTo(at) >= qint64(m_grace.count());
 }
 
+// A result is fresh while it is younger than its lifetime, so a lifetime of zero
+// means no cache even when a scan follows a probe within the same millisecond.
+bool OrphanDetector::isFresh(const ProbeResult &result, const QDateTime &at) const
+{
+    return result.at.msecsTo(at) < m_cacheTtl.count();
+}
+
 std::optional<OrphanDetector::ProbeResult> OrphanDetector::cachedProbe(
     const QString &sandboxId) const
 {
     const auto it = m_cache.constFind(sandboxId);
-    if (it == m_cache.constEnd() || it->at.msecsTo(now()) > m_cacheTtl.count())
+    if (it == m_cache.constEnd() || !isFresh(*it, now()))
         return std::nullopt;
     return *it;
 }
@@ -302,9 +309,8 @@ void OrphanDetector::probeDone(const QString &sandboxId, const ProbeResult &resu
     // Results past their lifetime are never read again: drop them, or the cache would
     // grow by one entry per sandbox ever probed.
     const QDateTime at = now();
-    m_cache.removeIf([this, &at](const QHash<QString, ProbeResult>::iterator &it) {
-        return it->at.msecsTo(at) > m_cacheTtl.count();
-    });
+    m_cache.removeIf(
+        [this, &at](const QHash<QString, ProbeResult>::iterator &it) { return !isFresh(*it, at); });
     m_cache.insert(sandboxId, result);
     Q_EMIT probeFinished(sandboxId);
     pumpProbes();

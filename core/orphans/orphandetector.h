@@ -125,6 +125,7 @@ private:
 
     QDateTime now() const { return m_clock ? m_clock() : QDateTime::currentDateTimeUtc(); }
     std::optional<ProbeResult> cachedProbe(const QString &sandboxId) const;
+    bool isFresh(const ProbeResult &result, const QDateTime &at) const;
     void requestProbe(const Sandbox &sandbox);
     void pumpProbes();
     void probeProcessTable(const QString &sandboxId, const EnvdTarget &target, int listed);

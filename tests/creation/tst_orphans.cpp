@@ -335,16 +335,24 @@ private Q_SLOTS:
         for (int i = 0; i < 6; ++i)
             m_backend.createRaw(QStringLiteral("mcp-gateway"));
         auto d = detector();
+        // A stopped clock: every probe and scan happens in the same millisecond.
+        QDateTime at = QDateTime::currentDateTimeUtc().addSecs(600);
+        d->setClock([&at] { return at; });
         QCOMPARE(scan(d.get()).size(), 6);
         QCOMPARE(d->probesSent(), 6);
         QVERIFY(d->peakConcurrentProbes() <= 4);
         QVERIFY(d->peakConcurrentProbes() >= 2);
-        // Within a minute the answers come from the cache.
+        // Within a minute the answers come from the cache; at a minute they do not.
+        at = at.addMSecs(59999);
         QCOMPARE(scan(d.get()).size(), 6);
         QCOMPARE(d->probesSent(), 6);
-        d->setProbeCacheTtl(0ms);
+        at = at.addMSecs(1);
         QCOMPARE(scan(d.get()).size(), 6);
         QCOMPARE(d->probesSent(), 12);
+        // No lifetime means no cache, even within the millisecond of the last probe.
+        d->setProbeCacheTtl(0ms);
+        QCOMPARE(scan(d.get()).size(), 6);
+        QCOMPARE(d->probesSent(), 18);
     }
 
     void expiredProbesLeaveTheCache()
