@@ -308,8 +308,9 @@ class RepeatedText
 public:
     QString get(ListedField field, QLatin1String text)
     {
+        // A null string equals "" but is what a missing or null value reads as.
         QString &last = m_last[field];
-        if (last != text)
+        if (last.isNull() || last != text)
             last = QString(text);
         return last;
     }
