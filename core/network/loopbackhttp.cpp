@@ -608,6 +608,16 @@ void LoopbackHttpReply::abort()
     fail(OperationCanceledError, qtText("QNetworkReplyHttpImpl", "Operation canceled"));
 }
 
+// As Qt's HTTP reply: closing one still running cancels it; a finished one only
+// drops what was not read.
+void LoopbackHttpReply::close()
+{
+    if (m_stage == Stage::Done)
+        QNetworkReply::close();
+    else
+        abort();
+}
+
 void LoopbackHttpReply::releaseSocket(bool reusable)
 {
     QTcpSocket *socket = m_socket;

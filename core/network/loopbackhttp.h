@@ -59,6 +59,7 @@ public:
     ~LoopbackHttpReply() override;
 
     void abort() override;
+    void close() override;
     qint64 bytesAvailable() const override;
     bool isSequential() const override { return true; }
 
