@@ -80,7 +80,10 @@ QVariant SessionLogModel::data(const QModelIndex &index, int role) const
         }
     } else if (role == Qt::ToolTipRole && index.column() == TimeColumn) {
         return entry.time.toString(Qt::ISODateWithMs);
-    } else if (role == Qt::ForegroundRole && entry.level >= QtWarningMsg && entry.level != QtInfoMsg) {
+    } else if (role == Qt::ToolTipRole && index.column() == MessageColumn) {
+        return entry.message; // the whole line, where the column elides it
+    } else if (role == Qt::ForegroundRole && entry.level >= QtWarningMsg
+        && entry.level != QtInfoMsg) {
         return QColor(entry.level == QtWarningMsg ? 0xb3741a : 0xd63b3b);
     }
     return {};
@@ -126,9 +129,12 @@ SessionLogView::SessionLogView(SessionLog *log, QWidget *parent)
     m_table->setSelectionBehavior(QAbstractItemView::SelectRows);
     m_table->setWordWrap(false);
     m_table->verticalHeader()->hide();
-    m_table->verticalHeader()->setSectionResizeMode(QHeaderView::ResizeToContents);
     m_table->horizontalHeader()->setStretchLastSection(true);
     m_table->setFont(QFontDatabase::systemFont(QFontDatabase::FixedFont));
+    // Every message is one line (SessionLog::append()), so rows have one fixed height:
+    // sizing them to their contents measured all 5,000 rows for each new message.
+    m_table->verticalHeader()->setSectionResizeMode(QHeaderView::Fixed);
+    m_table->verticalHeader()->setDefaultSectionSize(m_table->fontMetrics().height() + 6);
     m_table->setColumnWidth(SessionLogModel::TimeColumn, 110);
     m_table->setColumnWidth(SessionLogModel::CategoryColumn, 120);
     m_table->setColumnWidth(SessionLogModel::LevelColumn, 70);
