@@ -642,8 +642,7 @@ void measureCountdown(const QList<Sandbox> &base, int reps)
 
 int main(int argc, char **argv)
 {
-    if (qEnvironmentVariableIsEmpty("QT_QPA_PLATFORM"))
-        qputenv("QT_QPA_PLATFORM", "offscreen");
+    paintOffscreenUnlessSet();
     QApplication app(argc, argv);
     const QStringList args = app.arguments();
     const int reps = repetitions(args, 200);

@@ -275,8 +275,7 @@ Refresh refreshWithChanges(MainWindow *window, QNetworkAccessManager *network,
 
 int main(int argc, char **argv)
 {
-    if (qEnvironmentVariableIsEmpty("QT_QPA_PLATFORM"))
-        qputenv("QT_QPA_PLATFORM", "offscreen");
+    paintOffscreenUnlessSet();
     QApplication app(argc, argv);
     // One log line per created sandbox would be most of what the filling costs.
     QLoggingCategory::setFilterRules(QStringLiteral("*.info=false\n*.debug=false"));

@@ -155,6 +155,14 @@ inline int countOption(
     return optionValue(args, name, QString::number(quick ? quickDefault : fullDefault)).toInt();
 }
 
+/// Widgets laid out and painted into an offscreen backing store, as on a screen,
+/// without a display server; unless QT_QPA_PLATFORM names another. Before QApplication.
+inline void paintOffscreenUnlessSet()
+{
+    if (qEnvironmentVariableIsEmpty("QT_QPA_PLATFORM"))
+        qputenv("QT_QPA_PLATFORM", "offscreen");
+}
+
 /// The 1-minute load average now.
 inline double loadAverage()
 {
