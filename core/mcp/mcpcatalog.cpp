@@ -1,6 +1,5 @@
 #include "mcpcatalog.h"
 
-#include <QFile>
 #include <QJsonArray>
 #include <QJsonDocument>
 #include <QJsonObject>
@@ -28,21 +27,6 @@ QStringList McpServer::requiredOptions() const
     return names;
 }
 
-const McpCatalog &McpCatalog::instance()
-{
-    // Function-local static: loaded once, thread-safe initialisation.
-    static const McpCatalog catalog = [] {
-        QFile file(QStringLiteral(":/sd/mcp-catalog.json"));
-        if (!file.open(QIODevice::ReadOnly)) {
-            McpCatalog empty;
-            empty.m_error = QStringLiteral("the MCP catalog resource is missing from this build");
-            return empty;
-        }
-        return fromJson(file.readAll());
-    }();
-    return catalog;
-}
-
 McpCatalog McpCatalog::fromJson(const QByteArray &json)
 {
     McpCatalog catalog;
@@ -54,7 +38,8 @@ McpCatalog McpCatalog::fromJson(const QByteArray &json)
         return catalog;
     }
     const QJsonArray servers = doc.object().value(QLatin1String("servers")).toArray();
-    catalog.m_servers.reserve(servers.size());
+    QList<McpServer> parsed;
+    parsed.reserve(servers.size());
     for (const QJsonValue &serverValue : servers) {
         const QJsonObject s = serverValue.toObject();
         McpServer server;
@@ -74,9 +59,16 @@ McpCatalog McpCatalog::fromJson(const QByteArray &json)
             if (!option.name.isEmpty())
                 server.options.append(option);
         }
-        catalog.m_servers.append(server);
+        parsed.append(std::move(server));
     }
-    // The generator sorts, but lookups rely on it, so do not trust the file.
+    return fromServers(std::move(parsed));
+}
+
+McpCatalog McpCatalog::fromServers(QList<McpServer> servers)
+{
+    McpCatalog catalog;
+    catalog.m_servers = std::move(servers);
+    // Lookups rely on the order; the generator sorts, but do not trust a file to.
     std::sort(catalog.m_servers.begin(), catalog.m_servers.end(),
         [](const McpServer &a, const McpServer &b) { return a.id < b.id; });
     if (catalog.m_servers.isEmpty())

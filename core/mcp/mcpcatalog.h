@@ -36,15 +36,18 @@ struct McpServer
 };
 
 /// The catalog of MCP servers the E2B gateway knows (265 servers, derived from E2B's
-/// schema by tools/gen-mcp-catalog.py and compiled into sdcore as
-/// ":/sd/mcp-catalog.json"). Immutable after loading, so safe to share across threads.
+/// schema by tools/gen-mcp-catalog.py into resources/mcp-catalog.json, which the build
+/// turns into constant tables in sdcore: see mcpcatalogtables.h). Immutable after
+/// loading, so safe to share across threads.
 class McpCatalog
 {
 public:
-    /// The catalog compiled into the program, loaded on first use.
+    /// The catalog compiled into the program, built from its tables on first use.
     static const McpCatalog &instance();
     /// Parses a catalog document; on failure the catalog is empty and errorString() says why.
     static McpCatalog fromJson(const QByteArray &json);
+    /// A catalog of these servers, sorted by id; empty with an error when there are none.
+    static McpCatalog fromServers(QList<McpServer> servers);
 
     /// Every server, sorted by id.
     const QList<McpServer> &servers() const { return m_servers; }
