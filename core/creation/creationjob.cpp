@@ -112,11 +112,25 @@ void CreationJob::setState(CreationState state, std::function<void()> next)
 
 void CreationJob::journalThen(QJsonObject record, std::function<void()> next)
 {
+    journal(std::move(record), [this, next = std::move(next)](bool written) {
+        journalled(written);
+        if (next)
+            next();
+    });
+}
+
+void CreationJob::journal(QJsonObject record, CreationJournal::Written done)
+{
+    QList<QJsonObject> records;
+    const bool withId = std::exchange(m_idUnwritten, false);
+    if (withId)
+        records.append(CreationJournal::sandboxIdRecord(m_creationId, m_sandbox.sandboxId));
+    records.append(std::move(record));
     m_context.journal->appendQueued(
-        std::move(record), this, [this, next = std::move(next)](bool written) {
-            journalled(written);
-            if (next)
-                next();
+        records, this, [this, withId, done = std::move(done)](bool written) {
+            if (withId)
+                Q_EMIT sandboxAllocated(m_sandbox.sandboxId);
+            done(written);
         });
 }
 
@@ -265,6 +279,14 @@ void CreationJob::onAllocated()
         m_sandbox = job->sandbox();
         m_redactor.addSecret(m_sandbox.envdAccessToken);
         const int timesSent = job->timesSent();
+        if (timesSent == 1 && !isCancelRequested() && !m_journalError) {
+            // The usual case. afterAllocation() goes on to the next step, whose record
+            // it queues straight away: the id goes with it, one write and one fsync
+            // where two would follow each other.
+            m_idUnwritten = true;
+            afterAllocation();
+            return;
+        }
         journalThen(
             CreationJournal::sandboxIdRecord(m_creationId, m_sandbox.sandboxId), [this, timesSent] {
                 Q_EMIT sandboxAllocated(m_sandbox.sandboxId);
@@ -686,19 +708,18 @@ void CreationJob::finish(CreationState state)
     // The history tells a cancel from a failure by this, as endedCancelled() does here.
     outcome.cancelled
         = state != CreationState::Ready && m_firstError.kind() == Error::Kind::Cancelled;
-    m_context.journal->appendQueued(
-        CreationJournal::outcomeRecord(m_creationId, outcome), this, [this, state](bool written) {
-            m_finishing = false;
-            journalled(written);
-            if (!written && state == CreationState::Ready) {
-                // Without its outcome a Ready creation looks interrupted once this
-                // process ends, and its sandbox would be killed as an orphan: take it
-                // away now.
-                rollBack(m_journalError);
-                return;
-            }
-            announceFinished(state);
-        });
+    journal(CreationJournal::outcomeRecord(m_creationId, outcome), [this, state](bool written) {
+        m_finishing = false;
+        journalled(written);
+        if (!written && state == CreationState::Ready) {
+            // Without its outcome a Ready creation looks interrupted once this
+            // process ends, and its sandbox would be killed as an orphan: take it
+            // away now.
+            rollBack(m_journalError);
+            return;
+        }
+        announceFinished(state);
+    });
 }
 
 void CreationJob::announceFinished(CreationState state)

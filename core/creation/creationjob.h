@@ -60,7 +60,8 @@ struct CreationContext
 ///      │          sandbox-desk.install; timeout: budget + 60 s}
 ///      │   clear failure (4xx, unreachable) ─────────────────────────▶ Rejected / RolledBack
 ///      │   ambiguous (timeout/reset after send, 5xx, bad 201) ──┐
-///      │ journal: sandbox id; search by tag, kill duplicates     │ search by tag
+///      │ journal: sandbox id, one write with the next state      │ search by tag
+///      │   (sent twice or more: search by tag, kill duplicates)  │
 ///      ▼                                                         ▼
 ///  StartingGateway (only with mcp) ── envd Start ─┐        RollingBack ── DELETE ×3
 ///      │  "mcp-gateway --config '<json>'"         │ exit≠0,     │  (0.5 s, 1 s, 2 s)
@@ -178,6 +179,9 @@ private:
     /// Queues `record` on the journal and goes on with `next` once it is durable, or
     /// failed (journalled() noted it, and the next step stops).
     void journalThen(QJsonObject record, std::function<void()> next);
+    /// Queues `record` on the journal, after the sandbox's id when that waits to go
+    /// with it (then sandboxAllocated() follows the write); `done` gets the result.
+    void journal(QJsonObject record, CreationJournal::Written done);
     /// Notes a journal write after the intent that failed; the next step stops.
     void journalled(bool written);
     /// Rolls back when the user cancelled or a journal write failed; true if it did.
@@ -207,6 +211,7 @@ private:
     bool m_budgetExceeded = false;
     bool m_intentWritten = false;
     bool m_intentQueued = false; ///< a cancel then waits for the intent's outcome
+    bool m_idUnwritten = false; ///< the sandbox's id goes with the next record
     bool m_finishing = false; ///< the outcome record is on its way
     int m_searchAttempts = 0;
     QStringList m_found;

@@ -923,6 +923,12 @@ JournalWriter *CreationJournal::writer()
 
 void CreationJournal::appendQueued(QJsonObject record, QObject *context, Written done)
 {
+    appendQueued(QList<QJsonObject> { std::move(record) }, context, std::move(done));
+}
+
+void CreationJournal::appendQueued(
+    const QList<QJsonObject> &records, QObject *context, Written done)
+{
     Q_ASSERT(context && context->thread() == thread());
     if (!m_open) {
         qCWarning(lcJournal) << "journal not open; record dropped";
@@ -936,7 +942,10 @@ void CreationJournal::appendQueued(QJsonObject record, QObject *context, Written
             Qt::QueuedConnection);
         return;
     }
-    m_queued.append({ lineFor(std::move(record)), context, std::move(done) });
+    QByteArray lines;
+    for (const QJsonObject &record : records)
+        lines += lineFor(record);
+    m_queued.append({ std::move(lines), context, std::move(done) });
     if (!m_writerBusy)
         writeQueued();
 }

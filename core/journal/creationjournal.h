@@ -275,6 +275,9 @@ public:
     /// Records queued while the writer is busy go to the file together, in one write
     /// and one fsync, and each `done` is called with that write's result.
     void appendQueued(QJsonObject record, QObject *context, Written done);
+    /// appendQueued() for records that go together, in this order, in one write: one
+    /// fsync for all of them, one `done`.
+    void appendQueued(const QList<QJsonObject> &records, QObject *context, Written done);
 
     /// Makes a written record durable: `::fsync` unless replaced. Tests replace it to
     /// see which thread syncs, or to hold a record back; it runs on the thread that
