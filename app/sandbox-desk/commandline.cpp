@@ -25,6 +25,8 @@
 #include <QSettings>
 #include <QTextStream>
 
+#include <chrono>
+#include <cmath>
 #include <cstdio>
 #include <optional>
 #include <utility>
@@ -51,6 +53,20 @@ std::optional<quint16> parsePort(const QString &text)
     if (!ok || port == 0 || port > 65535)
         return std::nullopt;
     return quint16(port);
+}
+
+// The largest number of seconds --gateway-grace and --gateway-budget take, about 31
+// years: larger ones mean nothing and would not fit the clocks they become.
+constexpr double maxOptionSeconds = 1e9;
+
+/// `text` as a duration, when it is a number of seconds from 0 to maxOptionSeconds.
+std::optional<std::chrono::milliseconds> parseSeconds(const QString &text)
+{
+    bool ok = false;
+    const double seconds = text.toDouble(&ok);
+    if (!ok || !(seconds >= 0 && seconds <= maxOptionSeconds)) // NaN fails both
+        return std::nullopt;
+    return std::chrono::milliseconds(std::llround(seconds * 1000));
 }
 
 QJsonValue orNull(const QString &text) { return text.isEmpty() ? QJsonValue() : QJsonValue(text); }
@@ -387,14 +403,23 @@ bool CommandLine::parse(const QStringList &arguments)
     if (m_action != Action::Kill && !m_parser.positionalArguments().isEmpty())
         return usage(
             tr("Unexpected argument: %1").arg(m_parser.positionalArguments().constFirst()));
-    for (const char *option : { "gateway-grace", "gateway-budget", "timeout" }) {
+    for (const char *option : { "gateway-grace", "gateway-budget" }) {
         const QString name = QString::fromLatin1(option);
-        if (!m_parser.isSet(name))
-            continue;
+        if (m_parser.isSet(name) && !parseSeconds(m_parser.value(name)))
+            return usage(tr("--%1 needs a number of seconds from 0 to %2, such as 120 (got "
+                            "\"%3\").")
+                             .arg(name)
+                             .arg(maxOptionSeconds, 0, 'f', 0)
+                             .arg(m_parser.value(name)));
+    }
+    // Whole seconds, as the API takes them; the creation checks the range.
+    if (m_parser.isSet(QStringLiteral("timeout"))) {
         bool ok = false;
-        const double value = m_parser.value(name).toDouble(&ok);
-        if (!ok || value < 0)
-            return usage(tr("--%1 needs a number of seconds.").arg(name));
+        m_parser.value(QStringLiteral("timeout")).toLongLong(&ok);
+        if (!ok)
+            return usage(tr("--timeout needs a whole number of seconds, such as 300 (got "
+                            "\"%1\").")
+                             .arg(m_parser.value(QStringLiteral("timeout"))));
     }
     for (const char *option : { "api-url", "sandbox-url" }) {
         const QString name = QString::fromLatin1(option);
@@ -583,12 +608,14 @@ int CommandLine::exitCodeFor(const Error &error)
 
 void CommandLine::listThen(std::function<void(const QList<Sandbox> &, const QDateTime &)> next)
 {
-    const double grace = m_parser.isSet(QStringLiteral("gateway-grace"))
-        ? m_parser.value(QStringLiteral("gateway-grace")).toDouble()
-        : (m_parser.isSet(QStringLiteral("gateway-budget"))
-                ? m_parser.value(QStringLiteral("gateway-budget")).toDouble()
-                : 120.0);
-    m_session->detector()->setGatewayGrace(std::chrono::seconds(qint64(grace)));
+    // Both checked by parse(); without either, the default budget.
+    const QString given = m_parser.isSet(QStringLiteral("gateway-grace"))
+        ? m_parser.value(QStringLiteral("gateway-grace"))
+        : m_parser.value(QStringLiteral("gateway-budget"));
+    std::chrono::milliseconds grace = std::chrono::seconds(120);
+    if (!given.isEmpty())
+        grace = *parseSeconds(given);
+    m_session->detector()->setGatewayGrace(std::chrono::duration_cast<std::chrono::seconds>(grace));
 
     auto *list = new ListSandboxesJob(m_network, m_settings, {}, this);
     connect(list, &Job::finished, this, [this, list, next] {
@@ -760,7 +787,7 @@ void CommandLine::runCreate()
     request.templateId = m_parser.value(QStringLiteral("template"));
     request.force = m_parser.isSet(QStringLiteral("force"));
     if (m_parser.isSet(QStringLiteral("timeout")))
-        request.timeoutSeconds = int(m_parser.value(QStringLiteral("timeout")).toDouble());
+        request.timeoutSeconds = m_parser.value(QStringLiteral("timeout")).toLongLong();
     QString problem;
     if (!parsePairs(m_parser.values(QStringLiteral("metadata")), &request.metadata, &problem)) {
         fail(Usage, tr("--metadata needs KEY=VALUE (got \"%1…\").").arg(problem));
@@ -791,8 +818,7 @@ void CommandLine::runCreate()
 
     CreationContext context = m_session->creationContext();
     if (m_parser.isSet(QStringLiteral("gateway-budget")))
-        context.gatewayBudget = std::chrono::milliseconds(
-            qint64(m_parser.value(QStringLiteral("gateway-budget")).toDouble() * 1000));
+        context.gatewayBudget = *parseSeconds(m_parser.value(QStringLiteral("gateway-budget")));
 
     auto *job = new CreationJob(context, request, this);
     job->setAutoDelete(false);

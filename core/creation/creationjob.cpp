@@ -24,6 +24,8 @@ const QString creationTag = QStringLiteral("sandbox-desk.creation");
 const QString installTag = QStringLiteral("sandbox-desk.install");
 const QString reservedPrefix = QStringLiteral("sandbox-desk.");
 constexpr int maxTimeoutSeconds = 24 * 60 * 60;
+/// The sandbox's first timeout: the gateway's budget plus this.
+constexpr std::chrono::seconds initialTimeoutMargin { 60 };
 
 /// The create may have happened on the server although we have no answer.
 bool isAmbiguous(const CreateSandboxJob *job)
@@ -179,6 +181,18 @@ bool CreationJob::validate()
     if (m_request.timeoutSeconds < 1 || m_request.timeoutSeconds > maxTimeoutSeconds)
         return reject(tr("The timeout must be between 1 second and 24 hours (%1 s given)")
                           .arg(m_request.timeoutSeconds));
+    // The sandbox starts with a timeout of the budget plus a minute (see sendCreate()),
+    // which must be one the API accepts.
+    const std::chrono::milliseconds maxBudget
+        = std::chrono::seconds(maxTimeoutSeconds) - initialTimeoutMargin;
+    if (m_context.gatewayBudget <= std::chrono::milliseconds::zero()
+        || m_context.gatewayBudget > maxBudget)
+        return reject(tr("The gateway's start budget must be more than 0 s and at most %1 s, "
+                         "since the sandbox starts with a timeout of the budget plus %2 s and "
+                         "a timeout may not exceed 24 hours (%3 s given)")
+                          .arg(std::chrono::duration_cast<std::chrono::seconds>(maxBudget).count())
+                          .arg(initialTimeoutMargin.count())
+                          .arg(double(m_context.gatewayBudget.count()) / 1000.0, 0, 'g', 12));
     for (auto it = m_request.metadata.begin(); it != m_request.metadata.end(); ++it) {
         if (it.key().isEmpty())
             return reject(tr("A metadata key is empty"));
@@ -224,7 +238,7 @@ void CreationJob::allocate()
     if (m_request.mcp)
         intent.mcpServers = m_request.mcp->keys();
     intent.installId = m_context.installId;
-    intent.timeoutSeconds = m_request.timeoutSeconds;
+    intent.timeoutSeconds = int(m_request.timeoutSeconds); // validated: at most 24 h
     m_context.journal->setActive(m_creationId, true);
     // Ownership is recorded before anything exists.
     m_intentQueued = true;
@@ -255,7 +269,7 @@ void CreationJob::sendCreate()
     request.templateId = m_templateId;
     // Short: an orphan of a crashed run dies by itself soon. Extending sets the real one.
     const auto budgetSeconds = std::chrono::ceil<std::chrono::seconds>(m_context.gatewayBudget);
-    request.timeoutSeconds = int(budgetSeconds.count()) + 60;
+    request.timeoutSeconds = int((budgetSeconds + initialTimeoutMargin).count());
     request.metadata = m_request.metadata;
     request.metadata.insert(creationTag, m_creationId);
     request.metadata.insert(installTag, m_context.installId);
@@ -508,7 +522,7 @@ void CreationJob::sendExtend()
     if (rollBackIfStopped())
         return;
     auto *job = new SetTimeoutJob(m_context.network, m_context.connection, m_sandbox.sandboxId,
-        m_request.timeoutSeconds, this);
+        int(m_request.timeoutSeconds), this);
     job->setTimeout(m_context.requestTimeout);
     m_step = job;
     connect(job, &Job::finished, this, [this, job] {

@@ -27,7 +27,8 @@ class CreationJournal;
 struct CreationRequest
 {
     QString templateId; ///< empty: `mcp-gateway` with mcp, `base` without (as the SDK)
-    int timeoutSeconds = 300; ///< 1 s .. 24 h
+    qint64 timeoutSeconds
+        = 300; ///< 1 s .. 24 h; wide, so that any value given is reported as given
     Metadata metadata; ///< keys must not start with `sandbox-desk.`
     QMap<QString, QString> envVars; ///< values are secrets
     std::optional<QJsonObject> mcp; ///< option values are secrets
@@ -42,6 +43,7 @@ struct CreationContext
     CreationJournal *journal = nullptr; ///< not owned; required
     QString installId; ///< see installationId()
     const McpCatalog *catalog = nullptr; ///< null: the compiled-in catalog
+    /// More than 0, at most 24 h less a minute (the sandbox's first timeout adds one).
     std::chrono::milliseconds gatewayBudget { 120000 };
     /// Client limit for the create call itself.
     std::chrono::milliseconds allocationTimeout { 60000 };

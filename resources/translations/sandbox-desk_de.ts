@@ -297,10 +297,6 @@
         <translation>Unerwartetes Argument: %1</translation>
     </message>
     <message>
-        <source>--%1 needs a number of seconds.</source>
-        <translation>--%1 braucht eine Anzahl Sekunden.</translation>
-    </message>
-    <message>
         <source>--local-port applies to the Local profile; drop it or --api-url.</source>
         <translation>--local-port gilt für das lokale Profil; lassen Sie es oder --api-url weg.</translation>
     </message>
@@ -485,6 +481,14 @@ und endet mit:
     <message>
         <source>--%1 &quot;%2&quot; is not an http or https URL: write it whole, such as https://api.e2b.app or http://127.0.0.1:49983.</source>
         <translation>--%1 &quot;%2&quot; ist keine http- oder https-URL: Schreiben Sie sie vollständig, etwa https://api.e2b.app oder http://127.0.0.1:49983.</translation>
+    </message>
+    <message>
+        <source>--%1 needs a number of seconds from 0 to %2, such as 120 (got &quot;%3&quot;).</source>
+        <translation>--%1 braucht eine Anzahl Sekunden von 0 bis %2, etwa 120 (angegeben: &quot;%3&quot;).</translation>
+    </message>
+    <message>
+        <source>--timeout needs a whole number of seconds, such as 300 (got &quot;%1&quot;).</source>
+        <translation>--timeout braucht eine ganze Zahl von Sekunden, etwa 300 (angegeben: &quot;%1&quot;).</translation>
     </message>
 </context>
 <context>
@@ -934,6 +938,10 @@ und endet mit:
             <numerusform>Der Server hat möglicherweise eine Sandbox angelegt: %n gefunden und entfernt</numerusform>
             <numerusform>Der Server hat möglicherweise eine Sandbox angelegt: %n gefunden und entfernt</numerusform>
         </translation>
+    </message>
+    <message>
+        <source>The gateway&apos;s start budget must be more than 0 s and at most %1 s, since the sandbox starts with a timeout of the budget plus %2 s and a timeout may not exceed 24 hours (%3 s given)</source>
+        <translation>Das Startbudget des Gateways muss mehr als 0 s und höchstens %1 s betragen, da die Sandbox mit einem Zeitlimit von Budget plus %2 s beginnt und ein Zeitlimit 24 Stunden nicht überschreiten darf (angegeben: %3 s)</translation>
     </message>
 </context>
 <context>

@@ -22,6 +22,7 @@
 
 #include <csignal>
 #include <sys/resource.h>
+#include <tuple>
 
 using namespace sd;
 using sd::test::CliResult;
@@ -393,6 +394,86 @@ private Q_SLOTS:
                     .toString()
                     .contains(QLatin1String("projectId")));
         QVERIFY(m_backend.listIds().isEmpty());
+    }
+
+    // A number of seconds that is not one is refused with what was given; a timeout or
+    // a gateway budget out of range is refused by the creation before it allocates.
+    void secondsOutOfRangeExit2()
+    {
+        for (const auto &[option, value] :
+            { std::pair { "--gateway-grace", "inf" }, std::pair { "--gateway-grace", "1e300" },
+                std::pair { "--gateway-budget", "nan" }, std::pair { "--gateway-budget", "-1" } }) {
+            const CliResult bad = cli(QStringList { QStringLiteral("--orphans"),
+                                          QString::fromLatin1(option), QString::fromLatin1(value) }
+                + connection());
+            QCOMPARE(bad.exitCode, 2);
+            QCOMPARE(bad.err,
+                QByteArray(option)
+                    + " needs a number of seconds from 0 to 1000000000, such as 120 (got \"" + value
+                    + "\").\nTry --help.\n");
+        }
+        for (const char *value : { "1.5", "inf", "ten" }) {
+            const CliResult bad = cli(QStringList { QStringLiteral("--create"),
+                                          QStringLiteral("--timeout"), QString::fromLatin1(value) }
+                + connection());
+            QCOMPARE(bad.exitCode, 2);
+            QCOMPARE(bad.err,
+                QByteArray("--timeout needs a whole number of seconds, such as 300 (got \"") + value
+                    + "\").\nTry --help.\n");
+        }
+        const QString timeoutError
+            = QStringLiteral("The timeout must be between 1 second and 24 hours (%1 s given)");
+        const QString budgetError
+            = QStringLiteral("The gateway's start budget must be more than 0 s and at most "
+                             "86340 s, since the sandbox starts with a timeout of the budget "
+                             "plus 60 s and a timeout may not exceed 24 hours (%1 s given)");
+        for (const auto &[option, value, error] :
+            { std::tuple { "--timeout", "99999999999", timeoutError.arg(99999999999) },
+                std::tuple { "--timeout", "86401", timeoutError.arg(86401) },
+                std::tuple { "--timeout", "0", timeoutError.arg(0) },
+                std::tuple { "--timeout", "-5", timeoutError.arg(-5) },
+                std::tuple { "--gateway-budget", "0", budgetError.arg(0) },
+                std::tuple { "--gateway-budget", "0.0004", budgetError.arg(0) }, // under 1 ms
+                std::tuple {
+                    "--gateway-budget", "86340.5", budgetError.arg(QLatin1String("86340.5")) },
+                std::tuple { "--gateway-budget", "3000000", budgetError.arg(3000000) } }) {
+            const CliResult rejected
+                = cli(QStringList { QStringLiteral("--create"), QStringLiteral("--json"),
+                          QStringLiteral("--mcp"), m_mcpFile, QString::fromLatin1(option),
+                          QString::fromLatin1(value) }
+                    + connection());
+            QCOMPARE(rejected.exitCode, 2);
+            QCOMPARE(rejected.json().value(QLatin1String("state")).toString(),
+                QStringLiteral("rejected"));
+            QCOMPARE(rejected.json().value(QLatin1String("error")).toString(), error);
+        }
+        QVERIFY(m_backend.listIds().isEmpty());
+        const CliResult history = cli(
+            QStringList { QStringLiteral("--history"), QStringLiteral("--json") } + connection());
+        QCOMPARE(history.exitCode, 0);
+        QVERIFY(history.json().value(QLatin1String("creations")).toArray().isEmpty());
+
+        // The largest budget is one the API takes: the sandbox starts with 24 hours.
+        const CliResult longest
+            = cli(QStringList { QStringLiteral("--create"), QStringLiteral("--json"),
+                      QStringLiteral("--gateway-budget"), QStringLiteral("86340") }
+                + connection());
+        QCOMPARE(longest.exitCode, 0);
+        QCOMPARE(m_backend.listIds(),
+            QStringList { longest.json().value(QLatin1String("sandboxId")).toString() });
+
+        // A grace of the largest number taken spares a gateway-down sandbox that a grace
+        // of 0 flags.
+        const Sandbox leftover = m_backend.createRaw(QStringLiteral("mcp-gateway"));
+        const auto orphansWithGrace = [this](const char *grace) {
+            return cli(QStringList { QStringLiteral("--orphans"), QStringLiteral("--gateway-grace"),
+                           QString::fromLatin1(grace) }
+                + connection());
+        };
+        const CliResult flagged = orphansWithGrace("0");
+        QCOMPARE(flagged.exitCode, 3);
+        QVERIFY2(flagged.out.contains(leftover.sandboxId.toUtf8()), flagged.out.constData());
+        QCOMPARE(orphansWithGrace("1000000000").exitCode, 0);
     }
 
     // --profile: the profile comes from the settings the app writes, its key from the
