@@ -12,6 +12,7 @@
 #include <QTcpSocket>
 #include <QTimer>
 
+#include <cmath>
 #include <csignal>
 
 namespace sd::local {
@@ -72,8 +73,10 @@ bool parseSelector(const QJsonObject &body, quint32 *pid, QString *tag, QString 
     bool ok = false;
     qint64 value = 0;
     if (pidValue.isDouble()) {
-        value = qint64(pidValue.toDouble());
-        ok = double(value) == pidValue.toDouble();
+        // Range first: converting a double beyond qint64 is undefined.
+        const double number = pidValue.toDouble();
+        ok = number >= 1 && number <= double(0xffffffffLL) && std::floor(number) == number;
+        value = ok ? qint64(number) : 0;
     } else if (pidValue.isString()) {
         value = pidValue.toString().toLongLong(&ok);
     }

@@ -120,6 +120,8 @@ private Q_SLOTS:
     void chunkedRequestBody();
     void envdRequestsBypassTheApi_data();
     void envdRequestsBypassTheApi();
+    void envdBadProcessSelector_data();
+    void envdBadProcessSelector();
     void secretsNeverLogged();
     void backendLogStaysOutOfTheClient();
 
@@ -1045,6 +1047,47 @@ void TestLocalApi::envdRequestsBypassTheApi()
     }
     QVERIFY2(r.status != 401 && r.status != 404 && r.status != 405, r.body.constData());
     QVERIFY2(!r.message().contains(QStringLiteral("API key")), r.body.constData());
+}
+
+void TestLocalApi::envdBadProcessSelector_data()
+{
+    QTest::addColumn<QByteArray>("selector");
+    QTest::addColumn<QString>("message");
+    const QString pidError = QStringLiteral("process.pid: must be a positive integer");
+    QTest::newRow("pid beyond any integer") << QByteArray(R"({"pid":1e300})") << pidError;
+    QTest::newRow("pid beyond uint32") << QByteArray(R"({"pid":4294967296})") << pidError;
+    QTest::newRow("pid negative") << QByteArray(R"({"pid":-1})") << pidError;
+    QTest::newRow("pid 0") << QByteArray(R"({"pid":0})") << pidError;
+    QTest::newRow("pid fractional") << QByteArray(R"({"pid":1.5})") << pidError;
+    QTest::newRow("pid a word") << QByteArray(R"({"pid":"one"})") << pidError;
+    QTest::newRow("pid as a string beyond uint32")
+        << QByteArray(R"({"pid":"99999999999999999999"})") << pidError;
+    QTest::newRow("no selector") << QByteArray(
+        "null") << QStringLiteral("process: required (a selector with pid or tag)");
+}
+
+// A selector that names no process is refused as such, whatever number it holds.
+void TestLocalApi::envdBadProcessSelector()
+{
+    QFETCH(QByteArray, selector);
+    QFETCH(QString, message);
+    const QJsonObject sandbox = m_client->create();
+    const QByteArray id = sandbox.value(QStringLiteral("sandboxID")).toString().toLatin1();
+    const QList<QPair<QByteArray, QByteArray>> headers {
+        { "Content-Type", "application/json" },
+        { "X-Access-Token",
+            sandbox.value(QStringLiteral("envdAccessToken")).toString().toLatin1() },
+        { "E2b-Sandbox-Port", "49983" },
+        { "E2b-Sandbox-Id", id },
+    };
+    HttpClient envd(m_backend->url(), QString());
+    const HttpResult r = envd.send("POST", QStringLiteral("/process.Process/SendSignal"),
+        R"({"process":)" + selector + R"(,"signal":"SIGNAL_SIGKILL"})", headers);
+    QVERIFY(r.finished);
+    QCOMPARE(r.status, 400);
+    QCOMPARE(
+        r.object().value(QStringLiteral("code")).toString(), QStringLiteral("invalid_argument"));
+    QCOMPARE(r.message(), message);
 }
 
 void TestLocalApi::secretsNeverLogged()
