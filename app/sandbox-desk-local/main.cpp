@@ -19,6 +19,7 @@
 
 #include <algorithm>
 #include <cstdio>
+#include <limits>
 #include <sys/resource.h>
 
 namespace {
@@ -26,6 +27,26 @@ namespace {
 void fail(const QString &message)
 {
     std::fprintf(stderr, "sandbox-desk-local: %s\n", qPrintable(message));
+}
+
+/// A limit option's value: a whole number from 1 to the largest `T` holds. Writes what
+/// was wrong and returns false otherwise.
+template<typename T>
+bool readLimit(const QCommandLineParser &parser, const QCommandLineOption &option, T *out)
+{
+    if (!parser.isSet(option))
+        return true; // the default stays
+    bool ok = false;
+    const qlonglong value = parser.value(option).toLongLong(&ok);
+    if (!ok || value < 1 || value > std::numeric_limits<T>::max()) {
+        fail(QStringLiteral("--%1 must be a whole number from 1 to %2 (got \"%3\")")
+                 .arg(option.names().constFirst())
+                 .arg(std::numeric_limits<T>::max())
+                 .arg(parser.value(option)));
+        return false;
+    }
+    *out = T(value);
+    return true;
 }
 
 // "auto" takes bwrap when it can really build a jail here (checked once, before serving).
@@ -202,7 +223,21 @@ int main(int argc, char **argv)
         return 2;
     }
 
+    // Checked before anything is created: the key file, the state folder.
     sd::local::LocalServer::Options options;
+    if (!readLimit(parser, maxBodyOption, &options.limits.maxBodyBytes)
+        || !readLimit(parser, maxConnectionsOption, &options.limits.maxConnections)
+        || !readLimit(parser, idleTimeoutOption, &options.limits.idleTimeoutMs)
+        || !readLimit(parser, maxSandboxesOption, &options.sandboxLimits.maxSandboxes)
+        || !readLimit(parser, maxProcessesOption, &options.sandboxLimits.maxProcessesPerSandbox))
+        return 2;
+    for (const QString &host : parser.values(allowHostOption)) {
+        if (host.trimmed().isEmpty()) {
+            fail(QStringLiteral("--allow-host needs a DNS name, such as desk.example.org"));
+            return 2;
+        }
+    }
+
     if (keyGiven) {
         options.apiKey = explicitKey;
         if (options.apiKey.isEmpty()) {
@@ -231,36 +266,12 @@ int main(int argc, char **argv)
     }
     options.faultInjection = parser.isSet(faultOption);
     options.allowedHosts = parser.values(allowHostOption);
-    bool limitsOk = false;
-    options.limits.maxBodyBytes = parser.value(maxBodyOption).toLongLong(&limitsOk);
-    if (!limitsOk || options.limits.maxBodyBytes < 1) {
-        fail(QStringLiteral("--max-body-bytes must be a positive number"));
-        return 1;
-    }
+    // Without --max-connections: the default, or half the descriptors this process
+    // may open if that is less.
     const rlim_t descriptors = raiseDescriptorLimit();
-    options.limits.maxConnections = parser.isSet(maxConnectionsOption)
-        ? parser.value(maxConnectionsOption).toInt(&limitsOk)
-        : int(std::min<rlim_t>(rlim_t(defaults.maxConnections), descriptors / 2));
-    if (!limitsOk || options.limits.maxConnections < 1) {
-        fail(QStringLiteral("--max-connections must be a positive number"));
-        return 1;
-    }
-    options.limits.idleTimeoutMs = parser.value(idleTimeoutOption).toInt(&limitsOk);
-    if (!limitsOk || options.limits.idleTimeoutMs < 1) {
-        fail(QStringLiteral("--idle-timeout-ms must be a positive number"));
-        return 1;
-    }
-    options.sandboxLimits.maxSandboxes = parser.value(maxSandboxesOption).toInt(&limitsOk);
-    if (!limitsOk || options.sandboxLimits.maxSandboxes < 1) {
-        fail(QStringLiteral("--max-sandboxes must be a positive number"));
-        return 1;
-    }
-    options.sandboxLimits.maxProcessesPerSandbox
-        = parser.value(maxProcessesOption).toInt(&limitsOk);
-    if (!limitsOk || options.sandboxLimits.maxProcessesPerSandbox < 1) {
-        fail(QStringLiteral("--max-processes-per-sandbox must be a positive number"));
-        return 1;
-    }
+    if (!parser.isSet(maxConnectionsOption))
+        options.limits.maxConnections
+            = int(std::min<rlim_t>(rlim_t(options.limits.maxConnections), descriptors / 2));
     options.sandboxLimits.cgroup = sd::local::SandboxCgroup::version();
     options.sandboxLimits.cgroupUnavailable = sd::local::SandboxCgroup::unavailableReason();
     if (options.sandboxLimits.cgroup.isEmpty())

@@ -4,6 +4,7 @@
 #include "httpclient.h"
 #include "localbackend.h"
 
+#include <QDir>
 #include <QProcess>
 #include <QRegularExpression>
 #include <QTemporaryDir>
@@ -226,6 +227,25 @@ void TestLocalOptions::badOptions_data()
         QStringLiteral("docker") } << QByteArray("--isolation");
     QTest::newRow("empty api key")
         << QStringList { QStringLiteral("--api-key"), QString() } << QByteArray("--api-key");
+    QTest::newRow("limit beyond its type")
+        << QStringList { QStringLiteral("--max-sandboxes"), QStringLiteral("99999999999999") }
+        << QByteArray("--max-sandboxes must be a whole number from 1 to 2147483647 (got "
+                      "\"99999999999999\")");
+    QTest::newRow("limit not a whole number")
+        << QStringList { QStringLiteral("--idle-timeout-ms"), QStringLiteral("1e300") }
+        << QByteArray(
+               "--idle-timeout-ms must be a whole number from 1 to 2147483647 (got \"1e300\")");
+    QTest::newRow("limit a word")
+        << QStringList { QStringLiteral("--max-body-bytes"), QStringLiteral("abc") }
+        << QByteArray("--max-body-bytes must be a whole number from 1 to 9223372036854775807 "
+                      "(got \"abc\")");
+    QTest::newRow("limit 0") << QStringList { QStringLiteral("--max-connections"),
+        QStringLiteral("0") } << QByteArray("--max-connections must be a whole number from 1");
+    QTest::newRow("limit negative")
+        << QStringList { QStringLiteral("--max-processes-per-sandbox"), QStringLiteral("-1") }
+        << QByteArray("--max-processes-per-sandbox must be a whole number from 1");
+    QTest::newRow("empty host name") << QStringList { QStringLiteral("--allow-host"), QString() }
+                                     << QByteArray("--allow-host needs a DNS name");
 }
 
 void TestLocalOptions::badOptions()
@@ -237,9 +257,12 @@ void TestLocalOptions::badOptions()
     Run run(home.path());
     run.start(args + QStringList { QStringLiteral("--state-dir"), state.path() });
     QVERIFY(run.waitExit());
-    QVERIFY(run.process().exitCode() != 0);
+    QCOMPARE(run.process().exitCode(), 2);
     QVERIFY(!run.stdOut().contains("listening"));
     QVERIFY2(run.stdErr().contains(mentions), run.stdErr().constData());
+    // Refused before anything was made: no key file, nothing in the state folder.
+    QVERIFY(QDir(home.path()).isEmpty(QDir::AllEntries | QDir::NoDotAndDotDot | QDir::Hidden));
+    QVERIFY(QDir(state.path()).isEmpty(QDir::AllEntries | QDir::NoDotAndDotDot | QDir::Hidden));
 }
 
 QTEST_GUILESS_MAIN(TestLocalOptions)
