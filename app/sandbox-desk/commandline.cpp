@@ -514,6 +514,16 @@ void CommandLine::resolveConnection(std::function<void()> next)
         }
         profile = Profile::local(*parsePort(m_parser.value(QStringLiteral("local-port"))));
     }
+    // The official SDK and CLI would use these; a profile only remembered from last time
+    // can hide that they are not used here.
+    if (profile->isLocal() && profileName.isEmpty()) {
+        if (const QStringList unused = environmentVariablesSet(env); !unused.isEmpty())
+            QTextStream(stderr) << tr("note: %1 not used: the profile last used is Local, this "
+                                      "computer's backend. Give --profile with an E2B or Custom "
+                                      "profile, or --api-url, to use the environment.")
+                                       .arg(unused.join(QStringLiteral(", ")))
+                                << "\n";
+    }
     if (needKey && profile->isLocal()) {
         connectLocal(profile->localPort(), std::move(next));
         return;

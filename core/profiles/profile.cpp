@@ -125,16 +125,19 @@ ConnectionSettings resolveConnectionSettings(
     return ConnectionSettings::withEnvironment(settings, env);
 }
 
-QStringList environmentOverrides(const Profile &profile, const QProcessEnvironment &env)
+QStringList environmentVariablesSet(const QProcessEnvironment &env)
 {
     QStringList names;
-    if (profile.isLocal())
-        return names;
     for (const char *name : environmentVariables) {
         if (!env.value(QLatin1String(name)).trimmed().isEmpty())
             names << QLatin1String(name);
     }
     return names;
+}
+
+QStringList environmentOverrides(const Profile &profile, const QProcessEnvironment &env)
+{
+    return profile.isLocal() ? QStringList() : environmentVariablesSet(env);
 }
 
 } // namespace sd

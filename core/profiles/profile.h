@@ -63,6 +63,10 @@ std::optional<Profile::Kind> profileKindFromString(const QString &text);
 ConnectionSettings resolveConnectionSettings(const Profile &profile, const QString &apiKey,
     const QProcessEnvironment &env = QProcessEnvironment::systemEnvironment());
 
+/// The E2B_* variables set in `env`, whether the profile in use takes them or not.
+QStringList environmentVariablesSet(
+    const QProcessEnvironment &env = QProcessEnvironment::systemEnvironment());
+
 /// The E2B_* variables set in `env` that resolveConnectionSettings() applies to
 /// `profile` (so the UI can say what overrides the profile).
 QStringList environmentOverrides(const Profile &profile,

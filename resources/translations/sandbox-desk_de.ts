@@ -490,6 +490,10 @@ und endet mit:
         <source>--timeout needs a whole number of seconds, such as 300 (got &quot;%1&quot;).</source>
         <translation>--timeout braucht eine ganze Zahl von Sekunden, etwa 300 (angegeben: &quot;%1&quot;).</translation>
     </message>
+    <message>
+        <source>note: %1 not used: the profile last used is Local, this computer&apos;s backend. Give --profile with an E2B or Custom profile, or --api-url, to use the environment.</source>
+        <translation>Hinweis: %1 nicht verwendet: Das zuletzt verwendete Profil ist Lokal, das Backend dieses Computers. Geben Sie mit --profile ein E2B- oder selbst gehostetes Profil an, oder --api-url, um die Umgebung zu verwenden.</translation>
+    </message>
 </context>
 <context>
     <name>sd::ConnectProcessJob</name>

@@ -584,6 +584,25 @@ private Q_SLOTS:
         QCOMPARE(stored.out, QByteArray("No orphans.\n"));
         for (const QByteArray &text : { stored.out, stored.err })
             QVERIFY(!text.contains(m_backend.apiKey().toUtf8()));
+        QVERIFY2(!stored.err.contains("not used"), stored.err.constData()); // Local was named
+
+        // Without --profile the one last used is taken, Local here. The E2B_* variables,
+        // which the official SDK and CLI would use, are not, and the command line says so.
+        auto withCloudEnvironment = environment();
+        withCloudEnvironment.insert(QStringLiteral("E2B_DOMAIN"), QStringLiteral("e2b.example"));
+        QProcess implicit;
+        implicit.setProcessEnvironment(withCloudEnvironment);
+        implicit.start(sd::test::LocalBackend::binary(QStringLiteral("sandbox-desk")),
+            { QStringLiteral("--orphans") });
+        QVERIFY(implicit.waitForFinished(60000));
+        const QByteArray implicitErr = implicit.readAllStandardError();
+        QCOMPARE(implicit.exitCode(), 0);
+        QCOMPARE(implicit.readAllStandardOutput(), QByteArray("No orphans.\n"));
+        QVERIFY2(implicitErr.contains("note: E2B_API_KEY, E2B_DOMAIN not used: the profile last "
+                                      "used is Local, this computer's backend. Give --profile "
+                                      "with an E2B or Custom profile, or --api-url, to use the "
+                                      "environment.\n"),
+            implicitErr.constData());
         m_backend.killAll();
     }
 
