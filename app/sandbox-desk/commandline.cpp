@@ -223,17 +223,17 @@ QJsonObject recordJson(const CreationRecord &r)
     return json;
 }
 
-bool parsePairs(const QStringList &values, QMap<QString, QString> *out, QString *problem)
+/// Reads NAME=VALUE arguments into `out`. Returns the first one with no name before an
+/// "=", or with no "=" at all, and reads no further.
+std::optional<QString> readPairs(const QStringList &values, QMap<QString, QString> *out)
 {
     for (const QString &value : values) {
         const qsizetype eq = value.indexOf(QLatin1Char('='));
-        if (eq <= 0) {
-            *problem = value.section(QLatin1Char('='), 0, 0);
-            return false;
-        }
+        if (eq <= 0)
+            return value;
         out->insert(value.left(eq), value.mid(eq + 1));
     }
-    return true;
+    return std::nullopt;
 }
 
 } // namespace
@@ -798,13 +798,19 @@ void CommandLine::runCreate()
     request.force = m_parser.isSet(QStringLiteral("force"));
     if (m_parser.isSet(QStringLiteral("timeout")))
         request.timeoutSeconds = m_parser.value(QStringLiteral("timeout")).toLongLong();
-    QString problem;
-    if (!parsePairs(m_parser.values(QStringLiteral("metadata")), &request.metadata, &problem)) {
-        fail(Usage, tr("--metadata needs KEY=VALUE (got \"%1…\").").arg(problem));
+    if (const auto bad
+        = readPairs(m_parser.values(QStringLiteral("metadata")), &request.metadata)) {
+        fail(Usage, tr("--metadata needs KEY=VALUE, such as team=data (got \"%1\").").arg(*bad));
         return;
     }
-    if (!parsePairs(m_parser.values(QStringLiteral("env")), &request.envVars, &problem)) {
-        fail(Usage, tr("--env needs NAME=VALUE (got \"%1…\").").arg(problem));
+    // A variable's value may be a secret: of a wrong --env, nothing after an "=" is
+    // shown, and nothing at all of one without "=".
+    if (const auto bad = readPairs(m_parser.values(QStringLiteral("env")), &request.envVars)) {
+        fail(Usage,
+            bad->contains(QLatin1Char('='))
+                ? tr("--env needs a name before the \"=\", such as DEBUG=1 (got \"=…\").")
+                : tr("--env needs NAME=VALUE, such as DEBUG=1; one --env has no \"=\" (it is "
+                     "not shown, as it may hold a secret)."));
         return;
     }
     if (m_parser.isSet(QStringLiteral("mcp"))) {

@@ -371,14 +371,6 @@
 </translation>
     </message>
     <message>
-        <source>--metadata needs KEY=VALUE (got &quot;%1…&quot;).</source>
-        <translation>--metadata braucht SCHLÜSSEL=WERT (erhalten: „%1…“).</translation>
-    </message>
-    <message>
-        <source>--env needs NAME=VALUE (got &quot;%1…&quot;).</source>
-        <translation>--env braucht NAME=WERT (erhalten: „%1…“).</translation>
-    </message>
-    <message>
         <source>Could not read the MCP configuration %1: %2</source>
         <translation>Die MCP-Konfiguration %1 konnte nicht gelesen werden: %2</translation>
     </message>
@@ -493,6 +485,18 @@ und endet mit:
     <message>
         <source>note: %1 not used: the profile last used is Local, this computer&apos;s backend. Give --profile with an E2B or Custom profile, or --api-url, to use the environment.</source>
         <translation>Hinweis: %1 nicht verwendet: Das zuletzt verwendete Profil ist Lokal, das Backend dieses Computers. Geben Sie mit --profile ein E2B- oder selbst gehostetes Profil an, oder --api-url, um die Umgebung zu verwenden.</translation>
+    </message>
+    <message>
+        <source>--metadata needs KEY=VALUE, such as team=data (got &quot;%1&quot;).</source>
+        <translation>--metadata braucht SCHLÜSSEL=WERT, etwa team=data (erhalten: „%1“).</translation>
+    </message>
+    <message>
+        <source>--env needs a name before the &quot;=&quot;, such as DEBUG=1 (got &quot;=…&quot;).</source>
+        <translation>--env braucht einen Namen vor dem „=“, etwa DEBUG=1 (erhalten: „=…“).</translation>
+    </message>
+    <message>
+        <source>--env needs NAME=VALUE, such as DEBUG=1; one --env has no &quot;=&quot; (it is not shown, as it may hold a secret).</source>
+        <translation>--env braucht NAME=WERT, etwa DEBUG=1; ein --env hat kein „=“ (es wird nicht gezeigt, da es ein Geheimnis enthalten kann).</translation>
     </message>
 </context>
 <context>
