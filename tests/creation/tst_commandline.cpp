@@ -372,29 +372,23 @@ private Q_SLOTS:
             cli(QStringList { QStringLiteral("--list"), QStringLiteral("--create") } + connection())
                 .exitCode,
             2);
-        const CliResult noValue = cli(QStringList { QStringLiteral("--create"),
-                                          QStringLiteral("--metadata"), QStringLiteral("novalue") }
-            + connection());
-        QCOMPARE(noValue.exitCode, 2);
-        QCOMPARE(noValue.err,
-            QByteArray("error: --metadata needs KEY=VALUE, such as team=data (got "
-                       "\"novalue\").\n"));
-        // An --env value may be a secret: a wrong one is not echoed.
-        const CliResult envWithoutEquals
-            = cli(QStringList { QStringLiteral("--create"), QStringLiteral("--env"), envSecret }
-                + connection());
-        QCOMPARE(envWithoutEquals.exitCode, 2);
-        QCOMPARE(envWithoutEquals.err,
-            QByteArray("error: --env needs NAME=VALUE, such as DEBUG=1; one --env has no \"=\" "
-                       "(it is not shown, as it may hold a secret).\n"));
-        const CliResult envWithoutName
-            = cli(QStringList { QStringLiteral("--create"), QStringLiteral("--env"),
-                      QStringLiteral("A=1"), QStringLiteral("--env"), QLatin1Char('=') + envSecret }
-                + connection());
-        QCOMPARE(envWithoutName.exitCode, 2);
-        QCOMPARE(envWithoutName.err,
-            QByteArray("error: --env needs a name before the \"=\", such as DEBUG=1 (got "
-                       "\"=…\").\n"));
+        // An --env value may be a secret: of a wrong one, nothing that could be is echoed.
+        for (const auto &[args, message] :
+            { std::pair { QStringList { QStringLiteral("--metadata"), QStringLiteral("novalue") },
+                  QByteArray("--metadata needs KEY=VALUE, such as team=data (got "
+                             "\"novalue\").") },
+                std::pair { QStringList { QStringLiteral("--env"), envSecret },
+                    QByteArray("--env needs NAME=VALUE, such as DEBUG=1; one --env has no "
+                               "\"=\" (it is not shown, as it may hold a secret).") },
+                std::pair { QStringList { QStringLiteral("--env"), QStringLiteral("A=1"),
+                                QStringLiteral("--env"), QLatin1Char('=') + envSecret },
+                    QByteArray("--env needs a name before the \"=\", such as DEBUG=1 (got "
+                               "\"=…\").") } }) {
+            const CliResult bad
+                = cli(QStringList { QStringLiteral("--create") } + args + connection());
+            QCOMPARE(bad.exitCode, 2);
+            QCOMPARE(bad.err, "error: " + message + '\n');
+        }
         const CliResult reserved
             = cli(QStringList { QStringLiteral("--create"), QStringLiteral("--json"),
                       QStringLiteral("--metadata"), QStringLiteral("sandbox-desk.x=1") }
