@@ -51,7 +51,17 @@ void ApiJob::doStart()
                                       .arg(m_settings.apiUrl.toDisplayString())));
         return;
     }
-    send(buildRequest());
+    const Request request = buildRequest();
+    // An empty, "." or ".." sandbox ID would make the path name another resource (a
+    // server resolving "/sandboxes/.." to "/"); percent-encoding cannot help, as URLs
+    // decode "%2E" back to ".".
+    for (const QStringView segment : QStringView(request.path).split(QLatin1Char('/')).mid(1)) {
+        if (segment.isEmpty() || segment == u"." || segment == u"..") {
+            emitError(Error::rejected(tr("\"%1\" is not a sandbox ID").arg(segment.toString())));
+            return;
+        }
+    }
+    send(request);
 }
 
 void ApiJob::send(const Request &request)

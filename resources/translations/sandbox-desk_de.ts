@@ -150,6 +150,10 @@
         <source>the server redirected to %1; redirects are not followed so that the API key only goes to the configured host</source>
         <translation>der Server hat auf %1 umgeleitet; Umleitungen werden nicht verfolgt, damit der API-Schlüssel nur an den eingerichteten Host geht</translation>
     </message>
+    <message>
+        <source>&quot;%1&quot; is not a sandbox ID</source>
+        <translation>„%1“ ist keine Sandbox-ID</translation>
+    </message>
 </context>
 <context>
     <name>sd::CloseStdinJob</name>
@@ -497,6 +501,10 @@ und endet mit:
     <message>
         <source>--env needs NAME=VALUE, such as DEBUG=1; one --env has no &quot;=&quot; (it is not shown, as it may hold a secret).</source>
         <translation>--env braucht NAME=WERT, etwa DEBUG=1; ein --env hat kein „=“ (es wird nicht gezeigt, da es ein Geheimnis enthalten kann).</translation>
+    </message>
+    <message>
+        <source>&quot;%1&quot; is not a sandbox ID: an ID is letters, digits, &quot;-&quot; and &quot;_&quot;, such as %2.</source>
+        <translation>„%1“ ist keine Sandbox-ID: Eine ID besteht aus Buchstaben, Ziffern, „-“ und „_“, etwa %2.</translation>
     </message>
 </context>
 <context>

@@ -526,6 +526,19 @@ private Q_SLOTS:
             QStringLiteral("The server did not find it (HTTP 404): sandbox not found")));
     }
 
+    // An ID that would make the path name another resource is refused unsent: a
+    // server that resolves dot segments would take DELETE /sandboxes/.. for DELETE /.
+    void sandboxIdOfDotsIsNeverSent()
+    {
+        for (const QString &id : { QStringLiteral(".."), QStringLiteral("."), QString() }) {
+            KillSandboxJob job(&m_network, settings(), id);
+            QVERIFY(run(job));
+            QCOMPARE(job.error().kind(), Error::Kind::Rejected);
+            QCOMPARE(job.error().message(), QStringLiteral("\"%1\" is not a sandbox ID").arg(id));
+        }
+        QVERIFY(m_server->requests().isEmpty());
+    }
+
     void apiUrlWithBasePath()
     {
         m_server->enqueue(204);

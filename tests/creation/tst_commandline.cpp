@@ -757,6 +757,20 @@ private Q_SLOTS:
         QCOMPARE(json.json().value(QLatin1String("notFound")).toArray(),
             QJsonArray { QStringLiteral("nosuchsandbox2") });
         QVERIFY(m_backend.listIds().isEmpty());
+
+        // What cannot be an ID is refused before any request, the others with it.
+        const QString survivor = m_backend.createRaw(QStringLiteral("base")).sandboxId;
+        for (const QString &bad : { QString(), QStringLiteral(".."), QStringLiteral("a/b"),
+                 QStringLiteral("x?y=1"), QStringLiteral(" ") }) {
+            const CliResult refused
+                = cli(QStringList { QStringLiteral("--kill"), survivor, bad } + connection());
+            QCOMPARE(refused.exitCode, 2);
+            QCOMPARE(refused.err,
+                "\"" + bad.toUtf8()
+                    + "\" is not a sandbox ID: an ID is letters, digits, \"-\" and \"_\", such "
+                      "as iu0y3uqktuqmlj04mg3r.\nTry --help.\n");
+        }
+        QCOMPARE(m_backend.listIds(), QStringList { survivor });
     }
 
     // --api-url and a profile that points at the same API read and write one journal,
