@@ -401,18 +401,19 @@ bool CommandLine::parse(const QStringList &arguments)
         return usage(tr("Give exactly one of %1.").arg(actionList));
     if (m_action == Action::Kill && m_parser.positionalArguments().isEmpty())
         return usage(tr("--kill needs at least one sandbox id."));
-    // Sandbox IDs are letters, digits, "-" and "_"; anything else is a slip (a stray
-    // quote, a pasted line), named here before a request goes out.
+    if (m_action != Action::Kill && !m_parser.positionalArguments().isEmpty())
+        return usage(
+            tr("Unexpected argument: %1").arg(m_parser.positionalArguments().constFirst()));
+    // Sandbox IDs (the only arguments, those of --kill) are letters, digits, "-" and
+    // "_"; anything else is a slip (a stray quote, a pasted line), named here before a
+    // request goes out.
     static const QRegularExpression sandboxId(QStringLiteral("^[A-Za-z0-9_-]{1,128}$"));
     for (const QString &id : m_parser.positionalArguments()) {
-        if (m_action == Action::Kill && !sandboxId.match(id).hasMatch())
+        if (!sandboxId.match(id).hasMatch())
             return usage(tr("\"%1\" is not a sandbox ID: an ID is letters, digits, \"-\" and "
                             "\"_\", such as %2.")
                              .arg(id, QStringLiteral("iu0y3uqktuqmlj04mg3r")));
     }
-    if (m_action != Action::Kill && !m_parser.positionalArguments().isEmpty())
-        return usage(
-            tr("Unexpected argument: %1").arg(m_parser.positionalArguments().constFirst()));
     for (const char *option : { "gateway-grace", "gateway-budget" }) {
         const QString name = QString::fromLatin1(option);
         if (m_parser.isSet(name) && !parseSeconds(m_parser.value(name)))
