@@ -642,13 +642,12 @@ bool CreationJournal::load(bool locked)
 {
     if (!QFile::exists(m_filePath))
         return true;
-    QFile file(m_filePath);
-    if (!file.open(QIODevice::ReadOnly)) {
-        m_errorString = tr("Could not read the journal %1: %2").arg(m_filePath, file.errorString());
+    // Read through the descriptor that is then followed: without the lock, another
+    // process may rename its compaction over the file at any moment, and an offset
+    // into the file read means nothing in the one that replaced it.
+    if (!holdCurrentFile(0))
         return false;
-    }
-    const QByteArray data = file.readAll();
-    file.close();
+    const QByteArray data = m_readFile.readAll();
 
     qint64 goodEnd = 0;
     bool corrupt = false;
@@ -666,7 +665,8 @@ bool CreationJournal::load(bool locked)
             qCWarning(lcJournal) << "journal damaged," << badLines
                                  << "bad lines; left for a later repair";
         }
-        return holdCurrentFile(goodEnd);
+        m_readOffset = goodEnd;
+        return true;
     }
 
     if (corrupt) {
@@ -702,6 +702,7 @@ bool CreationJournal::load(bool locked)
         if (repair.open(QIODevice::Append))
             repair.write("\n");
     }
+    // Under the lock the file stays the one read, unless the repair above replaced it.
     return holdCurrentFile(QFileInfo(m_filePath).size());
 }
 

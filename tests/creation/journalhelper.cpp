@@ -16,6 +16,10 @@
 //       runs a CreationJob; once it entered <state> (allocating: the intent is
 //       written), the file may grow by only <bytes> more (RLIMIT_FSIZE, with SIGXFSZ
 //       ignored, as a full disk). Prints the result as JSON.
+//   journalhelper swap <journal> <a> <b> <rounds>
+//       replaces the journal <rounds> times, with a copy of <a> and of <b> in turn, the
+//       way a compaction does (under the lock, a new file renamed over it), keeping the
+//       lock a few milliseconds after each rename. Prints "swapped" when done.
 //   journalhelper hold-lock <lock-file>
 //       takes the flock() a journal's writers take, prints "locked", and keeps it
 //       until stdin is closed (a writer that stops while holding it, when stopped).
@@ -26,6 +30,7 @@
 
 #include <QCoreApplication>
 #include <QEventLoop>
+#include <QFile>
 #include <QFileInfo>
 #include <QJsonDocument>
 #include <QNetworkAccessManager>
@@ -129,6 +134,37 @@ int appendOne(const QString &path, const QString &id)
     return ok ? 0 : 1;
 }
 
+int swap(const QString &path, const QStringList &contents, int rounds)
+{
+    QByteArrayList data;
+    for (const QString &source : contents) {
+        QFile file(source);
+        if (!file.open(QIODevice::ReadOnly))
+            return 1;
+        data << file.readAll();
+    }
+    const QByteArray lockPath = QFile::encodeName(path + QStringLiteral(".lock"));
+    const QByteArray target = QFile::encodeName(path);
+    const QByteArray next = QFile::encodeName(path + QStringLiteral(".next"));
+    for (int round = 0; round < rounds; ++round) {
+        const int lock = ::open(lockPath.constData(), O_RDWR | O_CREAT | O_CLOEXEC, 0600);
+        if (lock < 0 || ::flock(lock, LOCK_EX) != 0)
+            return 1;
+        QFile file(QFile::decodeName(next));
+        const QByteArray &content = data.at(round % data.size());
+        if (!file.open(QIODevice::WriteOnly) || file.write(content) != content.size())
+            return 1;
+        file.close();
+        if (::rename(next.constData(), target.constData()) != 0)
+            return 1;
+        QThread::usleep(4000);
+        ::close(lock);
+        QThread::usleep(200);
+    }
+    say("swapped");
+    return 0;
+}
+
 int holdLock(const QString &lockPath)
 {
     const int fd
@@ -202,6 +238,8 @@ int main(int argc, char **argv)
         return append(args.at(2), args.at(3), args.at(4).toInt(), args.at(5).toUInt());
     if (mode == QLatin1String("append-one") && args.size() == 4)
         return appendOne(args.at(2), args.at(3));
+    if (mode == QLatin1String("swap") && args.size() == 6)
+        return swap(args.at(2), { args.at(3), args.at(4) }, args.at(5).toInt());
     if (mode == QLatin1String("hold-lock") && args.size() == 3)
         return holdLock(args.at(2));
     if (mode == QLatin1String("create") && args.size() == 7)

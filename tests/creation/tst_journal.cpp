@@ -12,6 +12,7 @@
 #include <QRandomGenerator>
 #include <QScopeGuard>
 #include <QSemaphore>
+#include <QSet>
 #include <QSignalSpy>
 #include <QTemporaryDir>
 #include <QTest>
@@ -996,6 +997,60 @@ private Q_SLOTS:
         // And every reader has the same history.
         QCOMPARE(history(eager), history(fresh));
         QCOMPARE(history(lazy), history(fresh));
+    }
+
+    void openWhileAnotherProcessCompacts()
+    {
+        // Another process renames a compacted file over the journal while this one
+        // opens it (it holds the lock, so the open reads without it). What was read
+        // and the file then followed must be the same one: an offset into the old file
+        // means nothing in the new one, and a reader that went on from it would skip
+        // what lies before it and, at its own next compaction, write that loss back.
+        QTemporaryDir dir;
+        const QString path = dir.filePath(QStringLiteral("p.jsonl"));
+        const auto sample = [&](const QString &name, int count, QSet<QString> *ids) {
+            const QString file = dir.filePath(name);
+            CreationJournal journal(file);
+            journal.setSyncFunction([](int) { return 0; });
+            if (!journal.open())
+                return QString();
+            for (int i = 0; i < count; ++i)
+                ids->insert(writeFinished(journal));
+            return file;
+        };
+        // Different creations, and the second file longer: a reader that read the
+        // first and follows the second from the first's end takes lines of both.
+        QSet<QString> idsA;
+        QSet<QString> idsB;
+        const QString a = sample(QStringLiteral("a.jsonl"), 200, &idsA);
+        const QString b = sample(QStringLiteral("b.jsonl"), 300, &idsB);
+        QVERIFY(!a.isEmpty() && !b.isEmpty());
+        QVERIFY(QFile::copy(a, path));
+
+        QProcess helper;
+        helper.setProcessChannelMode(QProcess::ForwardedErrorChannel);
+        helper.start(QStringLiteral(JOURNAL_HELPER),
+            { QStringLiteral("swap"), path, a, b, QStringLiteral("400") });
+        QVERIFY(helper.waitForStarted());
+        int opens = 0;
+        while (helper.state() != QProcess::NotRunning) {
+            CreationJournal reader(path);
+            QVERIFY(reader.open());
+            reader.refresh();
+            ++opens;
+            QSet<QString> ids;
+            for (const CreationRecord &r : reader.creations())
+                ids.insert(r.creationId);
+            QVERIFY2(ids == idsA || ids == idsB,
+                qPrintable(QStringLiteral("open %1 read %2 creations, %3 of the first file's")
+                               .arg(opens)
+                               .arg(ids.size())
+                               .arg((ids & idsA).size())));
+            helper.waitForFinished(0);
+        }
+        QCOMPARE(helper.exitCode(), 0);
+        QVERIFY(helper.readAllStandardOutput().contains("swapped"));
+        qInfo("%d opens while the file was replaced 400 times", opens);
     }
 
     void recordsQueuedDuringAWriteGoTogetherInTheNext()
