@@ -447,6 +447,9 @@ bool CommandLine::parse(const QStringList &arguments)
         if (m_parser.isSet(QStringLiteral("api-url")))
             return usage(tr("--local-port applies to the Local profile; drop it or --api-url."));
     }
+    // Read before connecting: input refused here starts no backend and reaches no server.
+    if (m_action == Action::Create && !readCreationRequest())
+        return false;
     return true;
 }
 
@@ -802,27 +805,26 @@ void CommandLine::runHistory()
     finish(Success);
 }
 
-void CommandLine::runCreate()
+bool CommandLine::readCreationRequest()
 {
-    CreationRequest request;
-    request.templateId = m_parser.value(QStringLiteral("template"));
-    request.force = m_parser.isSet(QStringLiteral("force"));
+    m_request.templateId = m_parser.value(QStringLiteral("template"));
+    m_request.force = m_parser.isSet(QStringLiteral("force"));
     if (m_parser.isSet(QStringLiteral("timeout")))
-        request.timeoutSeconds = m_parser.value(QStringLiteral("timeout")).toLongLong();
+        m_request.timeoutSeconds = m_parser.value(QStringLiteral("timeout")).toLongLong();
     if (const auto bad
-        = readPairs(m_parser.values(QStringLiteral("metadata")), &request.metadata)) {
+        = readPairs(m_parser.values(QStringLiteral("metadata")), &m_request.metadata)) {
         fail(Usage, tr("--metadata needs KEY=VALUE, such as team=data (got \"%1\").").arg(*bad));
-        return;
+        return false;
     }
     // A variable's value may be a secret: of a wrong --env, nothing after an "=" is
     // shown, and nothing at all of one without "=".
-    if (const auto bad = readPairs(m_parser.values(QStringLiteral("env")), &request.envVars)) {
+    if (const auto bad = readPairs(m_parser.values(QStringLiteral("env")), &m_request.envVars)) {
         fail(Usage,
             bad->contains(QLatin1Char('='))
                 ? tr("--env needs a name before the \"=\", such as DEBUG=1 (got \"=…\").")
                 : tr("--env needs NAME=VALUE, such as DEBUG=1; one --env has no \"=\" (it is "
                      "not shown, as it may hold a secret)."));
-        return;
+        return false;
     }
     if (m_parser.isSet(QStringLiteral("mcp"))) {
         const QString path = m_parser.value(QStringLiteral("mcp"));
@@ -833,21 +835,25 @@ void CommandLine::runCreate()
         if (!opened) {
             fail(Usage,
                 tr("Could not read the MCP configuration %1: %2").arg(path, file.errorString()));
-            return;
+            return false;
         }
         const McpConfigParse parsed = McpConfigCheck::parse(file.readAll());
         if (!parsed.ok) {
             fail(Usage, tr("The MCP configuration is not usable: %1").arg(parsed.message));
-            return;
+            return false;
         }
-        request.mcp = parsed.config;
+        m_request.mcp = parsed.config;
     }
+    return true;
+}
 
+void CommandLine::runCreate()
+{
     CreationContext context = m_session->creationContext();
     if (m_parser.isSet(QStringLiteral("gateway-budget")))
         context.gatewayBudget = *parseSeconds(m_parser.value(QStringLiteral("gateway-budget")));
 
-    auto *job = new CreationJob(context, request, this);
+    auto *job = new CreationJob(context, m_request, this);
     job->setAutoDelete(false);
     m_creation = job;
     m_session->track(job);

@@ -3,6 +3,7 @@
 #include "api/connectionsettings.h"
 #include "common/error.h"
 #include "common/linebuffer.h"
+#include "creation/creationjob.h"
 
 #include <QCommandLineParser>
 #include <QJsonObject>
@@ -17,7 +18,6 @@ class QNetworkAccessManager;
 
 namespace sd {
 
-class CreationJob;
 class KeyStore;
 class KillOrphansJob;
 class Session;
@@ -85,6 +85,9 @@ private:
     void listThen(std::function<void(const QList<Sandbox> &, const QDateTime &)> next);
     void runList();
     void runKillOrphans();
+    /// --create's template, timeout, metadata, variables and MCP configuration (read
+    /// from its file or stdin); false, with the error printed, if one is unusable.
+    bool readCreationRequest();
     void runCreate();
     void runKill();
     void runHistory();
@@ -111,6 +114,7 @@ private:
     QNetworkAccessManager *m_network = nullptr;
     std::unique_ptr<KeyStore> m_keys;
     Session *m_session = nullptr;
+    CreationRequest m_request; ///< --create's, read by parse()
     QPointer<CreationJob> m_creation;
     LineBuffer m_gatewayStdout; ///< whole lines only: the two streams would mix mid-line
     LineBuffer m_gatewayStderr;

@@ -389,6 +389,26 @@ private Q_SLOTS:
             QCOMPARE(bad.exitCode, 2);
             QCOMPARE(bad.err, "error: " + message + '\n');
         }
+        // Refused before connecting: on the Local profile, with nothing on its port, no
+        // backend is started for input that could never be used.
+        const quint16 port = sd::test::freeLoopbackPort();
+        for (const QStringList &args : { QStringList { QStringLiteral("--env"), envSecret },
+                 QStringList { QStringLiteral("--metadata"), QStringLiteral("novalue") },
+                 QStringList {
+                     QStringLiteral("--mcp"), m_cli->path(QStringLiteral("absent.json")) } }) {
+            const CliResult bad = cli(QStringList { QStringLiteral("--profile"),
+                                          QStringLiteral("Local"), QStringLiteral("--local-port"),
+                                          QString::number(port), QStringLiteral("--create") }
+                + args);
+            static const QRegularExpression started(QStringLiteral("\\(pid (\\d+)\\)"));
+            const QRegularExpressionMatch match = started.match(QString::fromUtf8(bad.err));
+            if (match.hasMatch())
+                sd::test::terminateAndWait(pid_t(match.captured(1).toInt()));
+            QCOMPARE(bad.exitCode, 2);
+            QVERIFY2(
+                bad.err.startsWith("error: ") && bad.err.count('\n') == 1, bad.err.constData());
+            QVERIFY2(!match.hasMatch(), "a backend was started");
+        }
         const CliResult reserved
             = cli(QStringList { QStringLiteral("--create"), QStringLiteral("--json"),
                       QStringLiteral("--metadata"), QStringLiteral("sandbox-desk.x=1") }
