@@ -11,6 +11,27 @@
 
 namespace sd::local {
 
+namespace {
+
+/// Where removed trees are deleted: apart from Qt's global pool, whose usage walks
+/// must not wait behind a mass kill, and wider than it, since each deletion mostly
+/// waits for the disk (on a filesystem mounted with `discard`, every freed block).
+/// Destroyed at exit, after it has finished every deletion handed to it: a stopped
+/// backend leaves no sandbox folder behind.
+class RemovalPool : public QThreadPool
+{
+public:
+    RemovalPool() { setMaxThreadCount(8); }
+};
+
+QThreadPool &removalPool()
+{
+    static RemovalPool pool;
+    return pool;
+}
+
+} // namespace
+
 SandboxFs::SandboxFs(QString root)
     : m_root(std::move(root))
 { }
@@ -58,8 +79,7 @@ void SandboxFs::remove()
     const bool moved = ::rename(QFile::encodeName(m_root).constData(),
                            QFile::encodeName(removed).constData())
         == 0;
-    QThreadPool::globalInstance()->start(
-        [path = moved ? removed : m_root] { QDir(path).removeRecursively(); });
+    removalPool().start([path = moved ? removed : m_root] { QDir(path).removeRecursively(); });
 }
 
 QString SandboxFs::hostPath(const QString &sandboxPath) const

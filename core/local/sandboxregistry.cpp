@@ -226,7 +226,11 @@ bool SandboxRegistry::kill(const QString &id, KillReason reason)
     if (QObject *runtime = m_runtimes.take(sandboxId)) {
         runtime->deleteLater();
         // At shutdown no event loop runs those deletions; the destructor does.
-        m_dyingRuntimes.removeIf([](const QPointer<QObject> &gone) { return gone.isNull(); });
+        // Pruned once it has doubled, not at every kill: killing them all stays linear.
+        if (m_dyingRuntimes.size() >= m_dyingPruneAt) {
+            m_dyingRuntimes.removeIf([](const QPointer<QObject> &gone) { return gone.isNull(); });
+            m_dyingPruneAt = std::max<qsizetype>(64, 2 * m_dyingRuntimes.size());
+        }
         m_dyingRuntimes.append(runtime);
     }
     scheduleExpiry();

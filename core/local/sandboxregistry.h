@@ -231,6 +231,7 @@ private:
     std::deque<std::pair<QDateTime, QString>> m_ended;
     QHash<QString, QPointer<QObject>> m_runtimes;
     QList<QPointer<QObject>> m_dyingRuntimes; ///< deleteLater() issued, maybe not yet run
+    qsizetype m_dyingPruneAt = 64; ///< m_dyingRuntimes' size at which it is next pruned
     QTimer m_expiryTimer;
     QString m_clientId;
     quint64 m_nextSequence = 1;

@@ -12,13 +12,16 @@
 //    started at once (the core's jobs: Qt sends at most 6 at a time per host);
 //  - idle memory: the backend's resident size, and the proportional size (Pss) of the
 //    processes it runs, with IDLE idle sandboxes beside none; once created only, and
-//    once each has run one command (so each has its jail).
+//    once each has run one command (so each has its jail);
+//  - stop: SIGTERM to exit of a backend holding STOP sandboxes (`--isolation none`,
+//    one fresh backend per repetition), which kills them all and removes their folders
+//    before it exits; and how many folders it left.
 //
 // The two backends alternate, the order rotating each repetition; sandboxes made
 // are killed between measurements (not timed). Figures are printed, never asserted.
 //
 //   build/bin/bench_localbackend [--reps N] [--quick] [--cycles N] [--creations N]
-//                                [--idle N]
+//                                [--idle N] [--stop-sandboxes N]
 
 #include "benchbackend.h"
 #include "benchutil.h"
@@ -35,6 +38,8 @@
 
 #include <cstdio>
 #include <memory>
+
+#include <unistd.h>
 
 using namespace sd::bench;
 
@@ -231,6 +236,34 @@ void measureIdleMemory(QNetworkAccessManager *network, Side *side, int idle)
 
 } // namespace
 
+/// SIGTERM to exit of a fresh backend holding `count` sandboxes; adds to `left` the
+/// sandbox folders still there after it exited. -1 if the backend did not come up.
+qint64 measureStop(QNetworkAccessManager *network, int count, int *left)
+{
+    sd::test::LocalBackend backend({ QStringLiteral("--isolation"), QStringLiteral("none"),
+        QStringLiteral("--max-sandboxes"), QString::number(count) });
+    if (!startBackend(&backend))
+        return -1;
+    const sd::ConnectionSettings settings = connectionSettings(backend);
+    for (int i = 0; i < count; ++i) {
+        if (createSandbox(network, settings).sandboxId.isEmpty())
+            return -1;
+    }
+    // On disk, as the folders of sandboxes that ran a while are: blocks never written
+    // back are freed at no cost, and a stop would look cheaper than it is.
+    ::sync();
+    QElapsedTimer stopping;
+    stopping.start();
+    backend.process()->terminate();
+    if (!backend.process()->waitForFinished(300000))
+        return -1;
+    const qint64 ns = stopping.nsecsElapsed();
+    *left += int(QDir(backend.stateDir() + QStringLiteral("/sandboxes"))
+                     .entryList(QDir::AllEntries | QDir::NoDotAndDotDot | QDir::Hidden)
+                     .size());
+    return ns;
+}
+
 int main(int argc, char **argv)
 {
     QCoreApplication app(argc, argv);
@@ -239,6 +272,8 @@ int main(int argc, char **argv)
     const int cycles = countOption(args, QStringLiteral("--cycles"), 20, 5);
     const int creations = countOption(args, QStringLiteral("--creations"), 100, 20);
     const int idle = std::max(1, countOption(args, QStringLiteral("--idle"), 100, 20));
+    const int stopSandboxes
+        = std::max(1, countOption(args, QStringLiteral("--stop-sandboxes"), 1000, 200));
 
     Side sides[2];
     sides[0].isolation = "bwrap";
@@ -292,6 +327,18 @@ int main(int argc, char **argv)
                 "| --- | --- | --- | --- |\n");
     for (Side &side : sides)
         measureIdleMemory(&network, &side, idle);
+
+    Samples stop;
+    int foldersLeft = 0;
+    for (int rep = 0; rep < reps; ++rep) {
+        const qint64 ns = measureStop(&network, stopSandboxes, &foldersLeft);
+        if (ns < 0)
+            return 1;
+        stop.add(ns);
+    }
+    std::printf("\n== stop with %d sandboxes (isolation none), %d repetitions: SIGTERM to exit, "
+                "median %.0f ms (p95 %.0f); sandbox folders left: %d\n",
+        stopSandboxes, reps, stop.medianMs(), stop.p95Ms(), foldersLeft);
     std::printf("load average at end: %.2f\n", loadAverage());
     return 0;
 }

@@ -7,13 +7,13 @@
 
 #include <QDateTime>
 #include <QDeadlineTimer>
+#include <QDir>
 #include <QFile>
 #include <QFileInfo>
 #include <QRandomGenerator>
 #include <QSignalSpy>
 #include <QTemporaryDir>
 #include <QTest>
-#include <QThreadPool>
 
 #include <memory>
 
@@ -165,7 +165,10 @@ private Q_SLOTS:
         m_runner.reset();
         // A stopped sandbox's folder is deleted on a worker thread: let it finish, or
         // the state folder cannot be removed after the last test.
-        QThreadPool::globalInstance()->waitForDone();
+        QTRY_COMPARE_WITH_TIMEOUT(
+            QDir(m_state.path() + QStringLiteral("/sandboxes"))
+                .entryList(QDir::AllEntries | QDir::Hidden | QDir::NoDotAndDotDot),
+            QStringList(), 30000);
     }
 
     void memoryAndCpuStillAddUp()

@@ -283,6 +283,45 @@ private Q_SLOTS:
                                       .entryList(QDir::AllEntries | QDir::Hidden | QDir::NoDotAndDotDot),
             QStringList(), 30000);
     }
+
+    // A backend told to stop kills its sandboxes and has removed every folder, the
+    // files their processes wrote included, by the time it exits.
+    void stoppedBackendLeavesNoFiles()
+    {
+        LocalBackend backend({ QStringLiteral("--isolation"), QStringLiteral("none") });
+        QVERIFY2(backend.start(), qPrintable(backend.errorString()));
+        const QString sandboxes = backend.stateDir() + QStringLiteral("/sandboxes");
+        for (int i = 0; i < 40; ++i) {
+            QNetworkRequest request(backend.url().resolved(QUrl(QStringLiteral("/v2/sandboxes"))));
+            request.setRawHeader("X-API-Key", backend.apiKey().toUtf8());
+            request.setHeader(
+                QNetworkRequest::ContentTypeHeader, QByteArrayLiteral("application/json"));
+            QNetworkReply *reply
+                = m_nam.post(request, QByteArrayLiteral(R"({"templateID":"base"})"));
+            QSignalSpy done(reply, &QNetworkReply::finished);
+            QVERIFY(reply->isFinished() || done.wait(30000));
+            reply->deleteLater();
+            QCOMPARE(reply->attribute(QNetworkRequest::HttpStatusCodeAttribute).toInt(), 201);
+            const QString id = QJsonDocument::fromJson(reply->readAll())
+                                   .object()
+                                   .value(QStringLiteral("sandboxID"))
+                                   .toString();
+            for (int f = 0; f < 500; ++f) {
+                QFile file(sandboxes + QStringLiteral("/%1/home/user/file-%2").arg(id).arg(f));
+                QVERIFY(file.open(QIODevice::WriteOnly));
+                file.write("sk-in-a-file");
+            }
+        }
+        QCOMPARE(QDir(sandboxes).entryList(QDir::Dirs | QDir::NoDotAndDotDot).size(), 40);
+
+        QProcess *process = backend.process();
+        process->terminate();
+        QVERIFY(process->waitForFinished(60000));
+        QCOMPARE(process->exitStatus(), QProcess::NormalExit);
+        QCOMPARE(process->exitCode(), 0);
+        QCOMPARE(QDir(sandboxes).entryList(QDir::AllEntries | QDir::Hidden | QDir::NoDotAndDotDot),
+            QStringList());
+    }
 };
 
 QTEST_GUILESS_MAIN(TestSecrets)
