@@ -1217,13 +1217,8 @@ void ProcessRunner::sweepLeftovers()
     QDir sandboxes(QDir(m_options.stateDir).filePath(QStringLiteral("sandboxes")));
     const QStringList leftovers
         = sandboxes.entryList(QDir::AllEntries | QDir::NoDotAndDotDot | QDir::Hidden);
-    for (const QString &name : leftovers) {
-        const QString path = sandboxes.filePath(name);
-        if (QFileInfo(path).isDir() && !QFileInfo(path).isSymLink())
-            QDir(path).removeRecursively();
-        else
-            QFile::remove(path);
-    }
+    for (const QString &name : leftovers)
+        SandboxFs::removeTree(sandboxes.filePath(name));
     if (!leftovers.isEmpty())
         qCInfo(lcLocal) << "removed" << leftovers.size()
                         << "sandbox folders left from an earlier run";

@@ -8,6 +8,12 @@
 #include <QThreadPool>
 
 #include <cstdio>
+#include <vector>
+
+#include <dirent.h>
+#include <fcntl.h>
+#include <sys/stat.h>
+#include <unistd.h>
 
 namespace sd::local {
 
@@ -79,7 +85,137 @@ void SandboxFs::remove()
     const bool moved = ::rename(QFile::encodeName(m_root).constData(),
                            QFile::encodeName(removed).constData())
         == 0;
-    removalPool().start([path = moved ? removed : m_root] { QDir(path).removeRecursively(); });
+    removalPool().start([path = moved ? removed : m_root] { removeTree(path); });
+}
+
+namespace {
+
+/// Directories open at once while a tree is deleted: one deeper than that is moved up
+/// to the tree's top (a rename within it) and deleted from there later.
+constexpr size_t maxOpenDepth = 32;
+
+/// Opens the directory `name` in `parentFd` for reading its entries; never a symlink
+/// (O_NOFOLLOW). A directory its process made unreadable is made readable first;
+/// AT_SYMLINK_NOFOLLOW: should it have become a symlink, no target is changed.
+int openDirectoryAt(int parentFd, const char *name)
+{
+    constexpr int flags = O_RDONLY | O_DIRECTORY | O_NOFOLLOW | O_CLOEXEC;
+    int fd = ::openat(parentFd, name, flags);
+    if (fd < 0 && errno == EACCES && ::fchmodat(parentFd, name, 0700, AT_SYMLINK_NOFOLLOW) == 0)
+        fd = ::openat(parentFd, name, flags);
+    if (fd >= 0)
+        ::fchmod(fd, 0700); // its entries may be unlinked
+    return fd;
+}
+
+struct OpenDirectory
+{
+    DIR *dir = nullptr;
+    QByteArray name; ///< in the directory below it in the stack
+    int fd() const { return ::dirfd(dir); }
+};
+
+/// Empties the directory open at `topFd` (which it takes). Everything is reached
+/// through descriptors of directories opened here, and every entry is first unlinked
+/// as what it is now, not as readdir() saw it: an entry swapped for a symlink is
+/// removed, never followed. True when it is empty.
+bool emptyDirectory(int topFd)
+{
+    std::vector<OpenDirectory> stack;
+    DIR *top = ::fdopendir(topFd);
+    if (!top) {
+        ::close(topFd);
+        return false;
+    }
+    bool ok = true;
+    int movedUp = 0;
+    quint64 nextDeepName = 0;
+    do {
+        // A pass reads the top again: directories moved up in the last one are there.
+        movedUp = 0;
+        ::rewinddir(top);
+        stack.push_back({ top, {} });
+        while (!stack.empty()) {
+            const OpenDirectory &current = stack.back();
+            errno = 0;
+            const dirent *entry = ::readdir(current.dir);
+            if (!entry) {
+                if (errno != 0)
+                    ok = false;
+                if (stack.size() == 1) {
+                    stack.pop_back(); // the top: kept open for the next pass
+                    break;
+                }
+                const QByteArray name = current.name;
+                ::closedir(current.dir);
+                stack.pop_back();
+                if (::unlinkat(stack.back().fd(), name.constData(), AT_REMOVEDIR) != 0
+                    && errno != ENOENT)
+                    ok = false;
+                continue;
+            }
+            const QByteArray name(entry->d_name);
+            if (name == "." || name == "..")
+                continue;
+            const int parentFd = current.fd();
+            if (::unlinkat(parentFd, name.constData(), 0) == 0 || errno == ENOENT)
+                continue;
+            if (errno != EISDIR) {
+                ok = false;
+                continue;
+            }
+            if (stack.size() >= maxOpenDepth) {
+                // Deeper than the descriptors kept open: take it from the top later.
+                bool moved = false;
+                for (int tries = 0; tries < 100 && !moved; ++tries) {
+                    const QByteArray deep = ".deep-" + QByteArray::number(nextDeepName++);
+                    moved = ::renameat2(parentFd, name.constData(), ::dirfd(top), deep.constData(),
+                                RENAME_NOREPLACE)
+                        == 0;
+                    if (!moved && errno != EEXIST)
+                        break;
+                }
+                if (moved)
+                    ++movedUp;
+                else
+                    ok = false;
+                continue;
+            }
+            const int childFd = openDirectoryAt(parentFd, name.constData());
+            if (childFd < 0) {
+                // Gone, or no longer a directory (swapped for a symlink): unlink it as
+                // it is now.
+                if (errno != ENOENT && ::unlinkat(parentFd, name.constData(), 0) != 0
+                    && errno != ENOENT)
+                    ok = false;
+                continue;
+            }
+            DIR *child = ::fdopendir(childFd);
+            if (!child) {
+                ::close(childFd);
+                ok = false;
+                continue;
+            }
+            stack.push_back({ child, name });
+        }
+    } while (movedUp > 0);
+    ::closedir(top);
+    return ok;
+}
+
+} // namespace
+
+bool SandboxFs::removeTree(const QString &path)
+{
+    const QByteArray encoded = QFile::encodeName(path);
+    const int topFd = ::open(encoded.constData(), O_RDONLY | O_DIRECTORY | O_NOFOLLOW | O_CLOEXEC);
+    if (topFd < 0) {
+        // Not there, or not a directory (a symlink included): unlinked as it is.
+        return errno == ENOENT || ::unlink(encoded.constData()) == 0 || errno == ENOENT;
+    }
+    ::fchmod(topFd, 0700);
+    const bool emptied = emptyDirectory(topFd);
+    return (::rmdir(encoded.constData()) == 0 || errno == ENOENT) && emptied;
 }
 
 QString SandboxFs::hostPath(const QString &sandboxPath) const

@@ -18,6 +18,11 @@ public:
     bool create(const QString &profileLines, QString *error);
     /// Deletes the whole tree: moved aside now, deleted on a worker thread.
     void remove();
+    /// Deletes the tree at `path` without following a symlink, even one that a process
+    /// still running in it puts in place of a directory while this runs: it descends
+    /// only through directories it opened itself, and unlinks whatever else it finds.
+    /// False if something could not be deleted. Touches no object: any thread may call it.
+    static bool removeTree(const QString &path);
 
     QString root() const { return m_root; }
     QString home() const;

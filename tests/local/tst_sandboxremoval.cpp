@@ -1,0 +1,154 @@
+// Deleting a sandbox's folder, whose processes are hostile: one that is still running
+// while its folder is deleted (a kill is not instant, nor is the end of a jail's pid
+// namespace) may put a symlink to any host path in place of a directory there. The
+// deletion must remove the symlink, never what it points to.
+
+#include "local/sandboxfs.h"
+
+#include <QDir>
+#include <QFile>
+#include <QTemporaryDir>
+#include <QTest>
+
+#include <atomic>
+#include <thread>
+
+#include <fcntl.h>
+#include <sys/stat.h>
+#include <unistd.h>
+
+using namespace sd::local;
+
+namespace {
+
+bool writeFile(const QString &path)
+{
+    QFile file(path);
+    return file.open(QIODevice::WriteOnly) && file.write("keep") == 4;
+}
+
+int entryCount(const QString &path)
+{
+    return int(QDir(path)
+                   .entryList(QDir::AllEntries | QDir::Hidden | QDir::System | QDir::NoDotAndDotDot)
+                   .size());
+}
+
+} // namespace
+
+class TestSandboxRemoval : public QObject
+{
+    Q_OBJECT
+
+private Q_SLOTS:
+    // A directory listed as one becomes a symlink to a host folder before the deletion
+    // goes into it: its many siblings give the swap the time.
+    void aDirectorySwappedForASymlinkIsNotFollowed()
+    {
+        QTemporaryDir dir;
+        const QString outside = dir.filePath(QStringLiteral("outside"));
+        QVERIFY(QDir().mkpath(outside));
+        for (int i = 0; i < 20; ++i)
+            QVERIFY(writeFile(outside + QStringLiteral("/keep-%1").arg(i)));
+
+        for (int round = 0; round < 5; ++round) {
+            const QString root = dir.filePath(QStringLiteral("sandbox-%1").arg(round));
+            const QString home = root + QStringLiteral("/home/user");
+            QVERIFY(QDir().mkpath(home));
+            for (int i = 0; i < 3000; ++i)
+                QVERIFY(writeFile(home + QStringLiteral("/f%1").arg(i)));
+            QStringList targets;
+            for (int i = 0; i < 20; ++i) {
+                targets << home + QStringLiteral("/d%1").arg(i);
+                QVERIFY(QDir().mkpath(targets.last()));
+                QVERIFY(writeFile(targets.last() + QStringLiteral("/inside")));
+            }
+
+            std::atomic<bool> started { false };
+            std::thread swapper([&] {
+                while (!started)
+                    std::this_thread::yield();
+                ::usleep(500);
+                for (const QString &target : std::as_const(targets)) {
+                    const QByteArray from = QFile::encodeName(target);
+                    ::rename(from.constData(), (from + ".moved").constData());
+                    ::symlink(QFile::encodeName(outside).constData(), from.constData());
+                }
+            });
+            started = true;
+            SandboxFs::removeTree(root);
+            swapper.join();
+            QCOMPARE(entryCount(outside), 20);
+            // What the swap left (the moved directories) goes at the next try.
+            QVERIFY(SandboxFs::removeTree(root));
+            QVERIFY(!QFileInfo::exists(root));
+            QCOMPARE(entryCount(outside), 20);
+        }
+    }
+
+    // A symlink where the deletion starts, or anywhere below it, is removed itself.
+    void symlinksAreRemovedNotFollowed()
+    {
+        QTemporaryDir dir;
+        const QString outside = dir.filePath(QStringLiteral("outside"));
+        QVERIFY(QDir().mkpath(outside));
+        QVERIFY(writeFile(outside + QStringLiteral("/keep")));
+        const QString root = dir.filePath(QStringLiteral("sandbox"));
+        QVERIFY(QDir().mkpath(root + QStringLiteral("/home/user")));
+        QVERIFY(QFile::link(outside, root + QStringLiteral("/home/user/link")));
+        QVERIFY(
+            QFile::link(outside + QStringLiteral("/keep"), root + QStringLiteral("/file-link")));
+        QVERIFY(SandboxFs::removeTree(root));
+        QVERIFY(!QFileInfo::exists(root));
+        QVERIFY(QFileInfo::exists(outside + QStringLiteral("/keep")));
+
+        const QString linkedRoot = dir.filePath(QStringLiteral("linked"));
+        QVERIFY(QFile::link(outside, linkedRoot));
+        QVERIFY(SandboxFs::removeTree(linkedRoot));
+        QVERIFY(!QFileInfo(linkedRoot).isSymLink());
+        QVERIFY(QFileInfo::exists(outside + QStringLiteral("/keep")));
+    }
+
+    // Deeper than a path may be long, and than this process has descriptors: a
+    // sandbox can make that with mkdir and cd in a loop.
+    void aVeryDeepTreeIsRemoved()
+    {
+        QTemporaryDir dir;
+        const QString root = dir.filePath(QStringLiteral("sandbox"));
+        QVERIFY(QDir().mkpath(root));
+        const int top = ::open(QFile::encodeName(root).constData(), O_RDONLY | O_DIRECTORY);
+        QVERIFY(top >= 0);
+        int fd = top;
+        for (int depth = 0; depth < 3000; ++depth) {
+            QCOMPARE(::mkdirat(fd, "nested-directory", 0700), 0);
+            const int next = ::openat(fd, "nested-directory", O_RDONLY | O_DIRECTORY);
+            QVERIFY(next >= 0);
+            if (fd != top)
+                ::close(fd);
+            fd = next;
+        }
+        QCOMPARE(::mkdirat(fd, "bottom", 0700), 0);
+        ::close(fd);
+        ::close(top);
+        QVERIFY(SandboxFs::removeTree(root));
+        QVERIFY(!QFileInfo::exists(root));
+    }
+
+    // A directory a process made unreadable, or unwritable, is still removed.
+    void directoriesWithoutPermissionsAreRemoved()
+    {
+        QTemporaryDir dir;
+        const QString root = dir.filePath(QStringLiteral("sandbox"));
+        QVERIFY(QDir().mkpath(root + QStringLiteral("/locked/inner")));
+        QVERIFY(writeFile(root + QStringLiteral("/locked/inner/file")));
+        QVERIFY(writeFile(root + QStringLiteral("/locked/file")));
+        QCOMPARE(
+            ::chmod(QFile::encodeName(root + QStringLiteral("/locked/inner")).constData(), 0), 0);
+        QCOMPARE(::chmod(QFile::encodeName(root + QStringLiteral("/locked")).constData(), 0500), 0);
+        QVERIFY(SandboxFs::removeTree(root));
+        QVERIFY(!QFileInfo::exists(root));
+    }
+};
+
+QTEST_GUILESS_MAIN(TestSandboxRemoval)
+#include "tst_sandboxremoval.moc"
