@@ -2,12 +2,12 @@
 
 #include <QCoreApplication>
 #include <QDir>
-#include <QDirIterator>
 #include <QFile>
 #include <QFileInfo>
 #include <QThreadPool>
 
 #include <cstdio>
+#include <cstring>
 #include <vector>
 
 #include <dirent.h>
@@ -233,12 +233,43 @@ QString SandboxFs::hostPath(const QString &sandboxPath) const
 
 qint64 SandboxFs::diskUsage(const QString &root)
 {
+    // Through directories opened here, as removeTree() goes: one swapped for a symlink
+    // while the walk runs is not followed out of the sandbox. Deeper than the
+    // descriptors it keeps open, nothing is counted.
+    constexpr int flags = O_RDONLY | O_DIRECTORY | O_NOFOLLOW | O_CLOEXEC;
+    const int topFd = ::open(QFile::encodeName(root).constData(), flags);
+    if (topFd < 0)
+        return 0;
+    DIR *top = ::fdopendir(topFd);
+    if (!top) {
+        ::close(topFd);
+        return 0;
+    }
     qint64 total = 0;
-    QDirIterator it(root, QDir::Files | QDir::Hidden | QDir::System | QDir::NoSymLinks,
-        QDirIterator::Subdirectories);
-    while (it.hasNext()) {
-        it.next();
-        total += it.fileInfo().size();
+    std::vector<DIR *> stack { top };
+    while (!stack.empty()) {
+        DIR *const current = stack.back();
+        const dirent *entry = ::readdir(current);
+        if (!entry) {
+            ::closedir(current);
+            stack.pop_back();
+            continue;
+        }
+        if (std::strcmp(entry->d_name, ".") == 0 || std::strcmp(entry->d_name, "..") == 0)
+            continue;
+        struct stat info = {};
+        if (::fstatat(::dirfd(current), entry->d_name, &info, AT_SYMLINK_NOFOLLOW) != 0)
+            continue;
+        if (S_ISREG(info.st_mode)) {
+            total += info.st_size;
+        } else if (S_ISDIR(info.st_mode) && stack.size() < maxOpenDepth) {
+            const int childFd = ::openat(::dirfd(current), entry->d_name, flags);
+            DIR *child = childFd >= 0 ? ::fdopendir(childFd) : nullptr;
+            if (child)
+                stack.push_back(child);
+            else if (childFd >= 0)
+                ::close(childFd);
+        }
     }
     return total;
 }

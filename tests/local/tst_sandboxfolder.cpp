@@ -1,7 +1,8 @@
-// Deleting a sandbox's folder, whose processes are hostile: one that is still running
-// while its folder is deleted (a kill is not instant, nor is the end of a jail's pid
-// namespace) may put a symlink to any host path in place of a directory there. The
-// deletion must remove the symlink, never what it points to.
+// A sandbox's folder, whose processes are hostile: one that is still running while its
+// folder is deleted (a kill is not instant, nor is the end of a jail's pid namespace),
+// or while the usage walk measures it, may put a symlink to any host path in place of
+// a directory there. The deletion must remove the symlink, never what it points to,
+// and the walk must not count (or read) what it points to.
 
 #include "local/sandboxfs.h"
 
@@ -36,7 +37,7 @@ int entryCount(const QString &path)
 
 } // namespace
 
-class TestSandboxRemoval : public QObject
+class TestSandboxFolder : public QObject
 {
     Q_OBJECT
 
@@ -83,6 +84,48 @@ private Q_SLOTS:
             QVERIFY(SandboxFs::removeTree(root));
             QVERIFY(!QFileInfo::exists(root));
             QCOMPARE(entryCount(outside), 20);
+        }
+    }
+
+    // The usage walk, while directories become symlinks to a host folder holding a
+    // (sparse) 1 TiB file: it counts the sandbox's files, never that one.
+    void diskUsageNeverFollowsASwappedSymlink()
+    {
+        QTemporaryDir dir;
+        const QString outside = dir.filePath(QStringLiteral("outside"));
+        QVERIFY(QDir().mkpath(outside));
+        {
+            QFile huge(outside + QStringLiteral("/huge"));
+            QVERIFY(huge.open(QIODevice::WriteOnly) && huge.resize(qint64(1) << 40));
+        }
+        const QString root = dir.filePath(QStringLiteral("sandbox"));
+        const QString home = root + QStringLiteral("/home/user");
+        for (int round = 0; round < 3; ++round) {
+            QVERIFY(SandboxFs::removeTree(root));
+            QVERIFY(QDir().mkpath(home));
+            for (int i = 0; i < 3000; ++i)
+                QVERIFY(writeFile(home + QStringLiteral("/f%1").arg(i)));
+            QStringList targets;
+            for (int i = 0; i < 20; ++i) {
+                targets << home + QStringLiteral("/d%1").arg(i);
+                QVERIFY(QDir().mkpath(targets.last()));
+            }
+            QCOMPARE(SandboxFs::diskUsage(root), qint64(3000 * 4));
+            std::atomic<bool> started { false };
+            std::thread swapper([&] {
+                while (!started)
+                    std::this_thread::yield();
+                ::usleep(200);
+                for (const QString &target : std::as_const(targets)) {
+                    const QByteArray from = QFile::encodeName(target);
+                    ::rename(from.constData(), (from + ".moved").constData());
+                    ::symlink(QFile::encodeName(outside).constData(), from.constData());
+                }
+            });
+            started = true;
+            const qint64 used = SandboxFs::diskUsage(root);
+            swapper.join();
+            QCOMPARE(used, qint64(3000 * 4));
         }
     }
 
@@ -150,5 +193,5 @@ private Q_SLOTS:
     }
 };
 
-QTEST_GUILESS_MAIN(TestSandboxRemoval)
-#include "tst_sandboxremoval.moc"
+QTEST_GUILESS_MAIN(TestSandboxFolder)
+#include "tst_sandboxfolder.moc"
