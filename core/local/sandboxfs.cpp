@@ -94,18 +94,31 @@ namespace {
 /// to the tree's top (a rename within it) and deleted from there later.
 constexpr size_t maxOpenDepth = 32;
 
-/// Opens the directory `name` in `parentFd` for reading its entries; never a symlink
-/// (O_NOFOLLOW). A directory its process made unreadable is made readable first;
-/// AT_SYMLINK_NOFOLLOW: should it have become a symlink, no target is changed.
-int openDirectoryAt(int parentFd, const char *name)
+/// How every directory of a sandbox's tree is opened: never through a symlink.
+constexpr int directoryFlags = O_RDONLY | O_DIRECTORY | O_NOFOLLOW | O_CLOEXEC;
+
+/// The entries of the directory open at `fd`, which it takes (closed on failure).
+DIR *directoryStream(int fd)
 {
-    constexpr int flags = O_RDONLY | O_DIRECTORY | O_NOFOLLOW | O_CLOEXEC;
-    int fd = ::openat(parentFd, name, flags);
+    if (fd < 0)
+        return nullptr;
+    DIR *dir = ::fdopendir(fd);
+    if (!dir)
+        ::close(fd);
+    return dir;
+}
+
+/// Opens the directory `name` in `parentFd` to delete its entries. A directory its
+/// process made unreadable is made readable first; AT_SYMLINK_NOFOLLOW: should it
+/// have become a symlink, no target is changed.
+DIR *openForRemoval(int parentFd, const char *name)
+{
+    int fd = ::openat(parentFd, name, directoryFlags);
     if (fd < 0 && errno == EACCES && ::fchmodat(parentFd, name, 0700, AT_SYMLINK_NOFOLLOW) == 0)
-        fd = ::openat(parentFd, name, flags);
+        fd = ::openat(parentFd, name, directoryFlags);
     if (fd >= 0)
         ::fchmod(fd, 0700); // its entries may be unlinked
-    return fd;
+    return directoryStream(fd);
 }
 
 struct OpenDirectory
@@ -115,18 +128,13 @@ struct OpenDirectory
     int fd() const { return ::dirfd(dir); }
 };
 
-/// Empties the directory open at `topFd` (which it takes). Everything is reached
-/// through descriptors of directories opened here, and every entry is first unlinked
-/// as what it is now, not as readdir() saw it: an entry swapped for a symlink is
-/// removed, never followed. True when it is empty.
-bool emptyDirectory(int topFd)
+/// Empties the directory `top` (which it closes). Everything is reached through
+/// descriptors of directories opened here, and every entry is first unlinked as what
+/// it is now, not as readdir() saw it: an entry swapped for a symlink is removed,
+/// never followed. True when it is empty.
+bool emptyDirectory(DIR *top)
 {
     std::vector<OpenDirectory> stack;
-    DIR *top = ::fdopendir(topFd);
-    if (!top) {
-        ::close(topFd);
-        return false;
-    }
     bool ok = true;
     int movedUp = 0;
     quint64 nextDeepName = 0;
@@ -181,19 +189,13 @@ bool emptyDirectory(int topFd)
                     ok = false;
                 continue;
             }
-            const int childFd = openDirectoryAt(parentFd, name.constData());
-            if (childFd < 0) {
+            DIR *child = openForRemoval(parentFd, name.constData());
+            if (!child) {
                 // Gone, or no longer a directory (swapped for a symlink): unlink it as
                 // it is now.
                 if (errno != ENOENT && ::unlinkat(parentFd, name.constData(), 0) != 0
                     && errno != ENOENT)
                     ok = false;
-                continue;
-            }
-            DIR *child = ::fdopendir(childFd);
-            if (!child) {
-                ::close(childFd);
-                ok = false;
                 continue;
             }
             stack.push_back({ child, name });
@@ -208,13 +210,12 @@ bool emptyDirectory(int topFd)
 bool SandboxFs::removeTree(const QString &path)
 {
     const QByteArray encoded = QFile::encodeName(path);
-    const int topFd = ::open(encoded.constData(), O_RDONLY | O_DIRECTORY | O_NOFOLLOW | O_CLOEXEC);
-    if (topFd < 0) {
+    DIR *top = openForRemoval(AT_FDCWD, encoded.constData());
+    if (!top) {
         // Not there, or not a directory (a symlink included): unlinked as it is.
         return errno == ENOENT || ::unlink(encoded.constData()) == 0 || errno == ENOENT;
     }
-    ::fchmod(topFd, 0700);
-    const bool emptied = emptyDirectory(topFd);
+    const bool emptied = emptyDirectory(top);
     return (::rmdir(encoded.constData()) == 0 || errno == ENOENT) && emptied;
 }
 
@@ -236,15 +237,9 @@ qint64 SandboxFs::diskUsage(const QString &root)
     // Through directories opened here, as removeTree() goes: one swapped for a symlink
     // while the walk runs is not followed out of the sandbox. Deeper than the
     // descriptors it keeps open, nothing is counted.
-    constexpr int flags = O_RDONLY | O_DIRECTORY | O_NOFOLLOW | O_CLOEXEC;
-    const int topFd = ::open(QFile::encodeName(root).constData(), flags);
-    if (topFd < 0)
+    DIR *top = directoryStream(::open(QFile::encodeName(root).constData(), directoryFlags));
+    if (!top)
         return 0;
-    DIR *top = ::fdopendir(topFd);
-    if (!top) {
-        ::close(topFd);
-        return 0;
-    }
     qint64 total = 0;
     std::vector<DIR *> stack { top };
     while (!stack.empty()) {
@@ -263,12 +258,9 @@ qint64 SandboxFs::diskUsage(const QString &root)
         if (S_ISREG(info.st_mode)) {
             total += info.st_size;
         } else if (S_ISDIR(info.st_mode) && stack.size() < maxOpenDepth) {
-            const int childFd = ::openat(::dirfd(current), entry->d_name, flags);
-            DIR *child = childFd >= 0 ? ::fdopendir(childFd) : nullptr;
-            if (child)
+            if (DIR *child
+                = directoryStream(::openat(::dirfd(current), entry->d_name, directoryFlags)))
                 stack.push_back(child);
-            else if (childFd >= 0)
-                ::close(childFd);
         }
     }
     return total;

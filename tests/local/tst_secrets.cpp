@@ -112,6 +112,23 @@ class TestSecrets : public QObject
     Q_OBJECT
 
 private:
+    /// A request to `backend` with its key; the status and the body.
+    std::pair<int, QByteArray> call(const LocalBackend &backend, const QByteArray &verb,
+        const QString &path, const QByteArray &body)
+    {
+        QNetworkRequest request(backend.url().resolved(QUrl(path)));
+        request.setRawHeader("X-API-Key", backend.apiKey().toUtf8());
+        request.setHeader(
+            QNetworkRequest::ContentTypeHeader, QByteArrayLiteral("application/json"));
+        QNetworkReply *reply = m_nam.sendCustomRequest(request, verb, body);
+        QSignalSpy done(reply, &QNetworkReply::finished);
+        if (!reply->isFinished())
+            done.wait(30000);
+        reply->deleteLater();
+        return { reply->attribute(QNetworkRequest::HttpStatusCodeAttribute).toInt(),
+            reply->readAll() };
+    }
+
     QNetworkAccessManager m_nam;
 
 private Q_SLOTS:
@@ -254,19 +271,8 @@ private Q_SLOTS:
     {
         LocalBackend backend({ QStringLiteral("--isolation"), QStringLiteral("none") });
         QVERIFY2(backend.start(), qPrintable(backend.errorString()));
-        const auto call = [&](const QByteArray &verb, const QString &path, const QByteArray &body) {
-            QNetworkRequest request(backend.url().resolved(QUrl(path)));
-            request.setRawHeader("X-API-Key", backend.apiKey().toUtf8());
-            request.setHeader(QNetworkRequest::ContentTypeHeader, QByteArrayLiteral("application/json"));
-            QNetworkReply *reply = m_nam.sendCustomRequest(request, verb, body);
-            QSignalSpy done(reply, &QNetworkReply::finished);
-            if (!reply->isFinished())
-                done.wait(30000);
-            reply->deleteLater();
-            return std::make_pair(reply->attribute(QNetworkRequest::HttpStatusCodeAttribute).toInt(),
-                reply->readAll());
-        };
-        const auto [status, body] = call("POST", QStringLiteral("/v2/sandboxes"), R"({"templateID":"base"})");
+        const auto [status, body]
+            = call(backend, "POST", QStringLiteral("/v2/sandboxes"), R"({"templateID":"base"})");
         QCOMPARE(status, 201);
         const QString id = QJsonDocument::fromJson(body).object().value(QStringLiteral("sandboxID")).toString();
         const QString folder = backend.stateDir() + QStringLiteral("/sandboxes/") + id;
@@ -277,7 +283,7 @@ private Q_SLOTS:
             file.write("sk-in-a-file");
         }
 
-        QCOMPARE(call("DELETE", QStringLiteral("/sandboxes/") + id, {}).first, 204);
+        QCOMPARE(call(backend, "DELETE", QStringLiteral("/sandboxes/") + id, {}).first, 204);
         QVERIFY(!QFileInfo::exists(folder));
         QTRY_COMPARE_WITH_TIMEOUT(QDir(backend.stateDir() + QStringLiteral("/sandboxes"))
                                       .entryList(QDir::AllEntries | QDir::Hidden | QDir::NoDotAndDotDot),
@@ -292,17 +298,10 @@ private Q_SLOTS:
         QVERIFY2(backend.start(), qPrintable(backend.errorString()));
         const QString sandboxes = backend.stateDir() + QStringLiteral("/sandboxes");
         for (int i = 0; i < 40; ++i) {
-            QNetworkRequest request(backend.url().resolved(QUrl(QStringLiteral("/v2/sandboxes"))));
-            request.setRawHeader("X-API-Key", backend.apiKey().toUtf8());
-            request.setHeader(
-                QNetworkRequest::ContentTypeHeader, QByteArrayLiteral("application/json"));
-            QNetworkReply *reply
-                = m_nam.post(request, QByteArrayLiteral(R"({"templateID":"base"})"));
-            QSignalSpy done(reply, &QNetworkReply::finished);
-            QVERIFY(reply->isFinished() || done.wait(30000));
-            reply->deleteLater();
-            QCOMPARE(reply->attribute(QNetworkRequest::HttpStatusCodeAttribute).toInt(), 201);
-            const QString id = QJsonDocument::fromJson(reply->readAll())
+            const auto [status, body] = call(backend, "POST", QStringLiteral("/v2/sandboxes"),
+                QByteArrayLiteral(R"({"templateID":"base"})"));
+            QCOMPARE(status, 201);
+            const QString id = QJsonDocument::fromJson(body)
                                    .object()
                                    .value(QStringLiteral("sandboxID"))
                                    .toString();
