@@ -14,10 +14,13 @@
 #include <QStandardPaths>
 #include <QStorageInfo>
 #include <QThread>
+#include <QUuid>
 #include <QtConcurrent/QtConcurrentRun>
 
 #include <cerrno>
 #include <csignal>
+#include <cstdio>
+#include <cstring>
 #include <fcntl.h>
 #include <sys/prctl.h>
 #include <unistd.h>
@@ -1214,14 +1217,24 @@ void ProcessRunner::sweepLeftovers()
                            << ": its sandbox folders are left alone";
         return;
     }
-    QDir sandboxes(QDir(m_options.stateDir).filePath(QStringLiteral("sandboxes")));
-    const QStringList leftovers
-        = sandboxes.entryList(QDir::AllEntries | QDir::NoDotAndDotDot | QDir::Hidden);
+    // Moved aside whole, in one rename, and deleted on the removal pool: however many
+    // sandboxes the earlier run left, this one serves at once. Folders moved aside by a
+    // run stopped before it had deleted them are deleted the same way.
+    const QDir state(m_options.stateDir);
+    const QString asidePrefix = QStringLiteral(".removed-sandboxes-");
+    const QByteArray sandboxes = QFile::encodeName(state.filePath(QStringLiteral("sandboxes")));
+    const QByteArray aside = QFile::encodeName(
+        state.filePath(asidePrefix + QUuid::createUuid().toString(QUuid::WithoutBraces)));
+    if (::rename(sandboxes.constData(), aside.constData()) != 0 && errno != ENOENT) {
+        qCWarning(lcLocal).noquote() << "could not move the sandbox folders an earlier run left:"
+                                     << QString::fromLocal8Bit(std::strerror(errno));
+    }
+    const QStringList leftovers = state.entryList(
+        { asidePrefix + QLatin1Char('*') }, QDir::AllEntries | QDir::Hidden | QDir::System);
     for (const QString &name : leftovers)
-        SandboxFs::removeTree(sandboxes.filePath(name));
+        SandboxFs::removeTreesLater(state.filePath(name));
     if (!leftovers.isEmpty())
-        qCInfo(lcLocal) << "removed" << leftovers.size()
-                        << "sandbox folders left from an earlier run";
+        qCInfo(lcLocal) << "removing the sandbox folders left from an earlier run";
 }
 
 ProcessRunner::Usage ProcessRunner::walkProcesses(

@@ -6,8 +6,10 @@
 #include <QFileInfo>
 #include <QThreadPool>
 
+#include <atomic>
 #include <cstdio>
 #include <cstring>
+#include <memory>
 #include <vector>
 
 #include <dirent.h>
@@ -85,7 +87,33 @@ void SandboxFs::remove()
     const bool moved = ::rename(QFile::encodeName(m_root).constData(),
                            QFile::encodeName(removed).constData())
         == 0;
-    removalPool().start([path = moved ? removed : m_root] { removeTree(path); });
+    removeTreeLater(moved ? removed : m_root);
+}
+
+void SandboxFs::removeTreeLater(const QString &path)
+{
+    removalPool().start([path] { removeTree(path); });
+}
+
+void SandboxFs::removeTreesLater(const QString &folder)
+{
+    removalPool().start([folder] {
+        const QStringList names = QDir(folder).entryList(
+            QDir::AllEntries | QDir::Hidden | QDir::System | QDir::NoDotAndDotDot);
+        // The last one out deletes the folder: the entries, then this task.
+        const auto left = std::make_shared<std::atomic<qsizetype>>(names.size() + 1);
+        const auto leave = [folder, left] {
+            if (--*left == 0)
+                removeTree(folder);
+        };
+        for (const QString &name : names) {
+            removalPool().start([path = folder + QLatin1Char('/') + name, leave] {
+                removeTree(path);
+                leave();
+            });
+        }
+        leave();
+    });
 }
 
 namespace {

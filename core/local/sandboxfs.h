@@ -23,6 +23,11 @@ public:
     /// only through directories it opened itself, and unlinks whatever else it finds.
     /// False if something could not be deleted. Touches no object: any thread may call it.
     static bool removeTree(const QString &path);
+    /// removeTree() on a worker thread, one of a pool the process waits for at exit.
+    static void removeTreeLater(const QString &path);
+    /// The same for a folder of many trees (every sandbox's): its entries are deleted
+    /// side by side on that pool, the folder itself once they are gone.
+    static void removeTreesLater(const QString &folder);
 
     QString root() const { return m_root; }
     QString home() const;

@@ -15,7 +15,11 @@
 //    once each has run one command (so each has its jail);
 //  - stop: SIGTERM to exit of a backend holding STOP sandboxes (`--isolation none`,
 //    one fresh backend per repetition), which kills them all and removes their folders
-//    before it exits; and how many folders it left.
+//    before it exits; and how many folders it left;
+//  - start after a crash: a backend holding STOP sandboxes is killed (SIGKILL, so it
+//    removes nothing) and started again on the same state folder: time to its
+//    "listening" line, beside a start on an empty state folder in the same repetition,
+//    and until the folders it found are deleted.
 //
 // The two backends alternate, the order rotating each repetition; sandboxes made
 // are killed between measurements (not timed). Figures are printed, never asserted.
@@ -236,22 +240,30 @@ void measureIdleMemory(QNetworkAccessManager *network, Side *side, int idle)
 
 } // namespace
 
+/// Starts `backend` and creates `count` sandboxes in it, their folders on disk, as the
+/// folders of sandboxes that ran a while are: blocks never written back are freed at no
+/// cost, and a removal would look cheaper than it is.
+bool startWithSandboxes(QNetworkAccessManager *network, sd::test::LocalBackend *backend, int count)
+{
+    if (!startBackend(backend))
+        return false;
+    const sd::ConnectionSettings settings = connectionSettings(*backend);
+    for (int i = 0; i < count; ++i) {
+        if (createSandbox(network, settings).sandboxId.isEmpty())
+            return false;
+    }
+    ::sync();
+    return true;
+}
+
 /// SIGTERM to exit of a fresh backend holding `count` sandboxes; adds to `left` the
 /// sandbox folders still there after it exited. -1 if the backend did not come up.
 qint64 measureStop(QNetworkAccessManager *network, int count, int *left)
 {
     sd::test::LocalBackend backend({ QStringLiteral("--isolation"), QStringLiteral("none"),
         QStringLiteral("--max-sandboxes"), QString::number(count) });
-    if (!startBackend(&backend))
+    if (!startWithSandboxes(network, &backend, count))
         return -1;
-    const sd::ConnectionSettings settings = connectionSettings(backend);
-    for (int i = 0; i < count; ++i) {
-        if (createSandbox(network, settings).sandboxId.isEmpty())
-            return -1;
-    }
-    // On disk, as the folders of sandboxes that ran a while are: blocks never written
-    // back are freed at no cost, and a stop would look cheaper than it is.
-    ::sync();
     QElapsedTimer stopping;
     stopping.start();
     backend.process()->terminate();
@@ -261,6 +273,44 @@ qint64 measureStop(QNetworkAccessManager *network, int count, int *left)
     *left += int(QDir(backend.stateDir() + QStringLiteral("/sandboxes"))
                      .entryList(QDir::AllEntries | QDir::NoDotAndDotDot | QDir::Hidden)
                      .size());
+    return ns;
+}
+
+/// Whether the folders of `stateDir`'s earlier sandboxes are all deleted: none left in
+/// `sandboxes`, nor in a folder moved aside for deletion.
+bool leftoversDeleted(const QString &stateDir)
+{
+    const QDir state(stateDir);
+    const auto all = QDir::AllEntries | QDir::NoDotAndDotDot | QDir::Hidden;
+    return state.entryList({ QStringLiteral(".removed-sandboxes-*") }, all).isEmpty()
+        && QDir(state.filePath(QStringLiteral("sandboxes"))).entryList(all).isEmpty();
+}
+
+/// Start to "listening" of a backend on an empty state folder, when `count` is 0; else
+/// of one started again on the folder of a backend killed with `count` sandboxes, and
+/// in `deletedNs` until their folders are deleted.
+qint64 measureStart(QNetworkAccessManager *network, int count, qint64 *deletedNs = nullptr)
+{
+    sd::test::LocalBackend backend({ QStringLiteral("--isolation"), QStringLiteral("none"),
+        QStringLiteral("--max-sandboxes"), QString::number(std::max(1, count)) });
+    if (count > 0) {
+        if (!startWithSandboxes(network, &backend, count))
+            return -1;
+        backend.process()->kill();
+        if (!backend.process()->waitForFinished(60000))
+            return -1;
+    }
+    QElapsedTimer starting;
+    starting.start();
+    if (!startBackend(&backend))
+        return -1;
+    const qint64 ns = starting.nsecsElapsed();
+    if (deletedNs) {
+        while (!leftoversDeleted(backend.stateDir()))
+            QThread::msleep(2);
+        *deletedNs = starting.nsecsElapsed();
+    }
+    backend.stop();
     return ns;
 }
 
@@ -339,6 +389,24 @@ int main(int argc, char **argv)
     std::printf("\n== stop with %d sandboxes (isolation none), %d repetitions: SIGTERM to exit, "
                 "median %.0f ms (p95 %.0f); sandbox folders left: %d\n",
         stopSandboxes, reps, stop.medianMs(), stop.p95Ms(), foldersLeft);
+
+    Samples freshStart, crashStart, crashDeleted;
+    for (int rep = 0; rep < reps; ++rep) {
+        qint64 deleted = 0;
+        const qint64 fresh = measureStart(&network, 0);
+        const qint64 crash = measureStart(&network, stopSandboxes, &deleted);
+        if (fresh < 0 || crash < 0)
+            return 1;
+        freshStart.add(fresh);
+        crashStart.add(crash);
+        crashDeleted.add(deleted);
+    }
+    std::printf("\n== start to listening (isolation none), %d repetitions, medians (p95): on an "
+                "empty state folder %.1f ms (%.1f); after a crash with %d sandboxes %.1f ms "
+                "(%.1f), %.2fx; their folders deleted after %.0f ms (%.0f)\n",
+        reps, freshStart.medianMs(), freshStart.p95Ms(), stopSandboxes, crashStart.medianMs(),
+        crashStart.p95Ms(), crashStart.medianMs() / freshStart.medianMs(), crashDeleted.medianMs(),
+        crashDeleted.p95Ms());
     std::printf("load average at end: %.2f\n", loadAverage());
     return 0;
 }

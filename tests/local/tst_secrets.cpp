@@ -250,19 +250,35 @@ private Q_SLOTS:
     void leftoverSandboxFoldersAreSwept()
     {
         LocalBackend backend({ QStringLiteral("--isolation"), QStringLiteral("none") });
-        // A sandbox's folder, and one a kill had moved aside but not yet deleted.
-        for (const QString &name : { QStringLiteral("old-sandbox"), QStringLiteral(".removed-gone") }) {
-            const QString leftover
-                = backend.stateDir() + QStringLiteral("/sandboxes/%1/etc/mcp-gateway").arg(name);
-            QVERIFY(QDir().mkpath(leftover));
-            QFile config(leftover + QStringLiteral("/config.json"));
+        const QDir state(backend.stateDir());
+        // A sandbox's folder, one a kill had moved aside but not yet deleted, and the
+        // folders of a run stopped before it had deleted what an earlier one left.
+        for (const QString &leftover :
+            { QStringLiteral("sandboxes/old-sandbox"), QStringLiteral("sandboxes/.removed-gone"),
+                QStringLiteral(".removed-sandboxes-1234/older-sandbox") }) {
+            const QString gatewayDir
+                = state.filePath(leftover + QStringLiteral("/etc/mcp-gateway"));
+            QVERIFY(QDir().mkpath(gatewayDir));
+            QFile config(gatewayDir + QStringLiteral("/config.json"));
             QVERIFY(config.open(QIODevice::WriteOnly));
             config.write(configWith("sk-left-behind"));
         }
         QVERIFY2(backend.start(), qPrintable(backend.errorString()));
-        QCOMPARE(QDir(backend.stateDir() + QStringLiteral("/sandboxes"))
-                     .entryList(QDir::AllEntries | QDir::Hidden | QDir::NoDotAndDotDot),
-            QStringList());
+        // Gone from their place before the backend listens, deleted soon after.
+        QVERIFY(!QFileInfo::exists(state.filePath(QStringLiteral("sandboxes/old-sandbox"))));
+        const QStringList keep { QStringLiteral("backend.lock"), QStringLiteral("gateway-bin") };
+        QTRY_COMPARE_WITH_TIMEOUT(
+            state.entryList(QDir::AllEntries | QDir::Hidden | QDir::NoDotAndDotDot, QDir::Name),
+            keep, 30000);
+
+        // And the backend serves on a fresh folder.
+        const auto [status, body]
+            = call(backend, "POST", QStringLiteral("/v2/sandboxes"), R"({"templateID":"base"})");
+        QCOMPARE(status, 201);
+        const QString id
+            = QJsonDocument::fromJson(body).object().value(QStringLiteral("sandboxID")).toString();
+        QVERIFY(
+            QFileInfo(state.filePath(QStringLiteral("sandboxes/%1/home/user").arg(id))).isDir());
     }
 
     // A kill answers before the sandbox's files are deleted (they are deleted beside
