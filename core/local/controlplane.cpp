@@ -675,8 +675,15 @@ HttpResponse ControlPlane::logs(const HttpRequest &request, const QString &id, b
     QJsonArray lines;
     for (const SandboxEvent &event : std::as_const(selected)) {
         entries.append(logEntryJson(event));
+        // Each line is itself a JSON object, as E2B's are: `e2b sandbox logs` parses it
+        // and reads its level and logger.
+        QJsonObject line = stringMapJson(event.fields);
+        line.insert(QStringLiteral("level"), event.level);
+        line.insert(QStringLiteral("logger"), QStringLiteral("sandbox-desk-local"));
+        line.insert(QStringLiteral("message"), event.message);
         lines.append(QJsonObject { { QStringLiteral("timestamp"), isoTime(event.timestamp) },
-            { QStringLiteral("line"), event.message } });
+            { QStringLiteral("line"),
+                QString::fromUtf8(QJsonDocument(line).toJson(QJsonDocument::Compact)) } });
     }
     if (v2)
         return HttpResponse::json(200, QJsonObject { { QStringLiteral("logs"), entries } });

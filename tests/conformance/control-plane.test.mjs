@@ -93,6 +93,19 @@ test('e2b sandbox list -f json and e2b sandbox kill', async () => {
   assert.deepEqual(after, [b.sandboxId])
 })
 
+test('e2b sandbox logs prints the lifecycle, as pretty lines and as JSON', async () => {
+  const sbx = await Sandbox.create('base', backend.opts)
+  const pretty = await cli(backend, ['sandbox', 'logs', sbx.sandboxId])
+  assert.equal(pretty.code, 0, pretty.stderr)
+  assert.match(pretty.stdout, /INFO .*Sandbox created from template base/)
+  const json = await cli(backend, ['sandbox', 'logs', '--format', 'json', sbx.sandboxId])
+  assert.equal(json.code, 0, json.stderr)
+  const lines = json.stdout.split('\n').filter((l) => l.startsWith('{')).map((l) => JSON.parse(l))
+  assert.ok(lines.some((l) => l.message === 'Sandbox created from template base' && l.logger === 'sandbox-desk-local'),
+    json.stdout)
+  await sbx.kill()
+})
+
 test('past --max-sandboxes the SDK throws RateLimitError with the reason', async () => {
   const limited = await startBackend(['--isolation', 'none', '--max-sandboxes', '1'])
   try {
