@@ -375,16 +375,43 @@ void EnvdService::replyJson(QTcpSocket *socket, const HttpRequest &request, cons
     writeResponse(socket, HttpResponse::json(200, json), !request.wantsClose());
 }
 
+void EnvdService::replyHealth(
+    QTcpSocket *socket, const HttpRequest &request, const QString &sandboxId)
+{
+    // Unauthenticated, as envd's is. 204 while the sandbox can run processes; 502 when
+    // it cannot, as E2B's proxy answers for a sandbox that is not running, which the
+    // SDK's isRunning() reads as false.
+    if (request.method != "GET") {
+        writeResponse(socket, HttpResponse::error(405, QStringLiteral("/health takes GET")),
+            !request.wantsClose());
+        return;
+    }
+    const SandboxRecord *record = m_server->registry()->find(sandboxId);
+    SandboxRuntime *rt = runtime(sandboxId);
+    const bool running = record && record->state != SandboxState::Paused && rt && !rt->isStopped();
+    writeResponse(socket,
+        running ? HttpResponse::noContent()
+                : HttpResponse::error(502, QStringLiteral("The sandbox is not running")),
+        !request.wantsClose());
+}
+
 void EnvdService::handleEnvdRequest(
     const QHttpServerRequest &qtRequest, QTcpSocket *socket, const QString &sandboxId)
 {
     const HttpRequest request = HttpRequest::fromQt(qtRequest);
+    if (request.path == QLatin1String("/health")) {
+        replyHealth(socket, request, sandboxId);
+        return;
+    }
     if (!request.path.startsWith(ServicePrefix)) {
+        // 501, not 404: the SDK reads a 404 from /files as "file not found".
         writeResponse(socket,
-            HttpResponse::json(404,
+            HttpResponse::json(501,
                 QJsonObject { { QStringLiteral("code"), QStringLiteral("unimplemented") },
                     { QStringLiteral("message"),
-                        QStringLiteral("%1 is not served by this envd").arg(request.path) } }),
+                        QStringLiteral("%1 is not served by this envd: the local backend "
+                                       "serves the process API, not files")
+                            .arg(request.path) } }),
             !request.wantsClose());
         return;
     }
@@ -472,8 +499,11 @@ void EnvdService::handleEnvdRequest(
         const QList<envd::Envelope> envelopes = decoder.takeAll();
         if (decoder.hasError() || envelopes.size() != 1 || envelopes.first().isEndStream()) {
             replyError(socket, request, true, QStringLiteral("invalid_argument"),
+                // Not the decoder's words, which speak of what a sandbox sent.
                 decoder.hasError()
-                    ? QStringLiteral("malformed request envelope: %1").arg(decoder.errorString())
+                    ? QStringLiteral("the request body must be one Connect envelope: a flags "
+                                     "byte (0, uncompressed), the message's length as 4 bytes "
+                                     "big-endian, then the message, a JSON object")
                     : QStringLiteral("the request must be exactly one envelope"));
             return;
         }
@@ -484,8 +514,11 @@ void EnvdService::handleEnvdRequest(
             request.body.isEmpty() ? QByteArray("{}") : request.body, &parseError);
         if (!doc.isObject()) {
             replyError(socket, request, false, QStringLiteral("invalid_argument"),
-                QStringLiteral("the request body is not a JSON object: %1")
-                    .arg(parseError.errorString()));
+                parseError.error != QJsonParseError::NoError
+                    ? QStringLiteral("the request body is not valid JSON: %1 at offset %2")
+                          .arg(parseError.errorString())
+                          .arg(parseError.offset)
+                    : QStringLiteral("the request body must be a JSON object"));
             return;
         }
         body = doc.object();

@@ -51,6 +51,8 @@ private:
     void replyError(QTcpSocket *socket, const HttpRequest &request, bool stream,
         const QString &code, const QString &message);
     void replyJson(QTcpSocket *socket, const HttpRequest &request, const QJsonObject &json);
+    /// envd's GET /health for `sandboxId`.
+    void replyHealth(QTcpSocket *socket, const HttpRequest &request, const QString &sandboxId);
     void startStream(QTcpSocket *socket, const HttpRequest &request, SandboxRuntime *runtime,
         const QJsonObject &body, bool attach, const FaultSubject &sandboxMetadata);
     void unary(QTcpSocket *socket, const HttpRequest &request, SandboxRuntime *runtime,

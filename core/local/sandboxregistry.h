@@ -111,7 +111,7 @@ public:
     static constexpr int kDefaultTimeoutSec = 300;
     static constexpr int kMaxTimeoutSec = 86400;
     static constexpr qint64 kEventRetentionMs = 3600 * 1000;
-    static constexpr const char *kEnvdVersion = "0.2.0";
+    static constexpr const char *kEnvdVersion = "0.5.2";
 
     using Clock = std::function<QDateTime()>;
 

@@ -58,6 +58,39 @@ test('background commands are listed and can be killed', async () => {
   await sbx.kill()
 })
 
+test('stdin: sent, then closed, ends a command that reads to the end', async () => {
+  const sbx = await Sandbox.create('base', backend.opts)
+  assert.equal(sbx.commands.supportsStdinClose, true)
+  const handle = await sbx.commands.run('wc -c', { background: true, stdin: true })
+  await sbx.commands.sendStdin(handle.pid, 'twelve bytes')
+  await sbx.commands.closeStdin(handle.pid)
+  const result = await handle.wait()
+  assert.equal(result.stdout.trim(), '12')
+  await sbx.kill()
+})
+
+test('isRunning: true while running, false once paused or killed', async () => {
+  const sbx = await Sandbox.create('base', backend.opts)
+  assert.equal(await sbx.isRunning(), true)
+  await sbx.pause()
+  assert.equal(await sbx.isRunning(), false)
+  await sbx.connect()
+  assert.equal(await sbx.isRunning(), true)
+  await sbx.kill()
+  assert.equal(await sbx.isRunning(), false)
+})
+
+test('the filesystem API is refused as not served, not as a missing file', async () => {
+  const sbx = await Sandbox.create('base', backend.opts)
+  await assert.rejects(sbx.files.read('/home/user/.profile'), (err) => {
+    assert.equal(err.name, 'SandboxError')
+    assert.match(err.message, /^501: \/files is not served by this envd: the local backend serves the process API, not files$/)
+    return true
+  })
+  await assert.rejects(sbx.files.list('/home/user'), /unimplemented.*filesystem\.Filesystem\/ListDir is not served by this envd/)
+  await sbx.kill()
+})
+
 test('50 MCP sandboxes created at once all start (each command stream begins with its start)', async () => {
   // A server with options: the gateway prints at once, before its start is seen.
   const mcp = { browserbase: { apiKey: 'key', projectId: 'project', geminiApiKey: 'gemini' } }

@@ -446,6 +446,33 @@ private Q_SLOTS:
         QCOMPARE(envd::parseConnectError(envelopes.first().json).code,
             QStringLiteral("invalid_argument"));
         bad->deleteLater();
+
+        // A JSON body without the envelope, a mistake of one's own client: the answer
+        // says what the body must be, not that a sandbox sent something.
+        QNetworkReply *bare = m_nam.post(start, QByteArray(R"({"process":{"cmd":"true"}})"));
+        QSignalSpy bareDone(bare, &QNetworkReply::finished);
+        QVERIFY(bareDone.wait(30000));
+        envd::EnvelopeDecoder bareDecoder;
+        bareDecoder.feed(bare->readAll());
+        QVERIFY(bareDecoder.finish());
+        const QString bareMessage
+            = envd::parseConnectError(bareDecoder.takeAll().constFirst().json).message;
+        QVERIFY2(
+            bareMessage.startsWith(QStringLiteral("the request body must be one Connect envelope")),
+            qPrintable(bareMessage));
+        bare->deleteLater();
+
+        // A unary body that is JSON but not an object.
+        request.setHeader(
+            QNetworkRequest::ContentTypeHeader, QByteArrayLiteral("application/json"));
+        QNetworkReply *array = m_nam.post(request, QByteArray("[1]"));
+        QSignalSpy arrayDone(array, &QNetworkReply::finished);
+        QVERIFY(arrayDone.wait(30000));
+        QCOMPARE(array->attribute(QNetworkRequest::HttpStatusCodeAttribute).toInt(), 400);
+        const envd::ConnectError arrayError
+            = envd::parseConnectError(QJsonDocument::fromJson(array->readAll()).object());
+        QCOMPARE(arrayError.message, QStringLiteral("the request body must be a JSON object"));
+        array->deleteLater();
     }
 
     void pauseStopsAndResumeContinuesOutput()

@@ -197,7 +197,7 @@ void TestLocalApi::create()
         QRegularExpression(QStringLiteral("^[a-z0-9]{20}$")).match(id).hasMatch(), qPrintable(id));
     QCOMPARE(sandbox.value(QStringLiteral("templateID")).toString(), QStringLiteral("base"));
     QVERIFY(!sandbox.value(QStringLiteral("clientID")).toString().isEmpty());
-    QCOMPARE(sandbox.value(QStringLiteral("envdVersion")).toString(), QStringLiteral("0.2.0"));
+    QCOMPARE(sandbox.value(QStringLiteral("envdVersion")).toString(), QStringLiteral("0.5.2"));
     const QString token = sandbox.value(QStringLiteral("envdAccessToken")).toString();
     QVERIFY(token.size() >= 32);
     QVERIFY(sandbox.contains(QStringLiteral("domain")));
@@ -642,7 +642,7 @@ void TestLocalApi::pauseResumeConflicts()
     // Resume without a body restores the paused sandbox.
     r = m_client->send("POST", QStringLiteral("/sandboxes/%1/resume").arg(id));
     QCOMPARE(r.status, 201);
-    QCOMPARE(r.object().value(QStringLiteral("envdVersion")).toString(), QStringLiteral("0.2.0"));
+    QCOMPARE(r.object().value(QStringLiteral("envdVersion")).toString(), QStringLiteral("0.5.2"));
 }
 
 void TestLocalApi::connect_data()
