@@ -399,6 +399,22 @@ bool CommandLine::parse(const QStringList &arguments)
     }
     if (count != 1)
         return usage(tr("Give exactly one of %1.").arg(actionList));
+    // An option another action would take is refused, not ignored: --list --metadata
+    // K=V would otherwise list every sandbox, and --kill-orphans --template T kill
+    // orphans of every template, to a user who meant them as filters.
+    const QList<std::pair<const char *, Action>> actionOptions { { "template", Action::Create },
+        { "mcp", Action::Create }, { "metadata", Action::Create }, { "env", Action::Create },
+        { "timeout", Action::Create }, { "force", Action::Create },
+        { "include-suspected", Action::KillOrphans } };
+    for (const auto &[option, action] : actionOptions) {
+        const QString name = QString::fromLatin1(option);
+        if (m_action != action && m_parser.isSet(name)) {
+            return usage(tr("--%1 applies only to --%2; it filters nothing else. Remove it.")
+                             .arg(name,
+                                 action == Action::Create ? QStringLiteral("create")
+                                                          : QStringLiteral("kill-orphans")));
+        }
+    }
     if (m_action == Action::Kill && m_parser.positionalArguments().isEmpty())
         return usage(tr("--kill needs at least one sandbox id."));
     if (m_action != Action::Kill && !m_parser.positionalArguments().isEmpty())

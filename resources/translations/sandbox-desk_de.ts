@@ -506,6 +506,10 @@ und endet mit:
         <source>&quot;%1&quot; is not a sandbox ID: an ID is letters, digits, &quot;-&quot; and &quot;_&quot;, such as %2.</source>
         <translation>„%1“ ist keine Sandbox-ID: Eine ID besteht aus Buchstaben, Ziffern, „-“ und „_“, etwa %2.</translation>
     </message>
+    <message>
+        <source>--%1 applies only to --%2; it filters nothing else. Remove it.</source>
+        <translation>--%1 gilt nur für --%2 und filtert sonst nichts. Entfernen Sie es.</translation>
+    </message>
 </context>
 <context>
     <name>sd::ConnectProcessJob</name>

@@ -428,6 +428,39 @@ private Q_SLOTS:
         QVERIFY(m_backend.listIds().isEmpty());
     }
 
+    // An option of another action is refused before any request, not ignored: one
+    // taken for a filter would list, or kill, more than the user meant.
+    void optionOfAnotherActionExits2()
+    {
+        const Sandbox kept = m_backend.createRaw(QStringLiteral("base"));
+        QVERIFY(!kept.sandboxId.isEmpty());
+        for (const auto &[args, message] :
+            { std::pair { QStringList { QStringLiteral("--list"), QStringLiteral("--metadata"),
+                              QStringLiteral("team=none") },
+                  QByteArray("--metadata applies only to --create") },
+                std::pair { QStringList { QStringLiteral("--kill-orphans"),
+                                QStringLiteral("--template"), QStringLiteral("base") },
+                    QByteArray("--template applies only to --create") },
+                std::pair { QStringList { QStringLiteral("--orphans"), QStringLiteral("--env"),
+                                QStringLiteral("A=1") },
+                    QByteArray("--env applies only to --create") },
+                std::pair { QStringList { QStringLiteral("--kill"), kept.sandboxId,
+                                QStringLiteral("--timeout"), QStringLiteral("60") },
+                    QByteArray("--timeout applies only to --create") },
+                std::pair {
+                    QStringList { QStringLiteral("--list"), QStringLiteral("--include-suspected") },
+                    QByteArray("--include-suspected applies only to --kill-orphans") },
+                std::pair { QStringList {
+                                QStringLiteral("--create"), QStringLiteral("--include-suspected") },
+                    QByteArray("--include-suspected applies only to --kill-orphans") } }) {
+            const CliResult bad = cli(args + connection());
+            QCOMPARE(bad.exitCode, 2);
+            QCOMPARE(bad.out, QByteArray());
+            QCOMPARE(bad.err, message + "; it filters nothing else. Remove it.\nTry --help.\n");
+        }
+        QCOMPARE(m_backend.listIds(), QStringList { kept.sandboxId });
+    }
+
     // A number of seconds that is not one is refused with what was given; a timeout or
     // a gateway budget out of range is refused by the creation before it allocates.
     void secondsOutOfRangeExit2()
