@@ -874,9 +874,9 @@ void MainWindow::onListFinished(Job *job)
         m_model->setStale(true);
         QString text = error.message();
         if (m_lastGoodRefresh.isValid())
-            text += QLatin1Char(' ')
-                    + tr("Showing the list from %1, which may be out of date.")
-                          .arg(m_lastGoodRefresh.time().toString(QStringLiteral("HH:mm:ss")));
+            text = joinSentences(text,
+                tr("Showing the list from %1, which may be out of date.")
+                    .arg(m_lastGoodRefresh.time().toString(QStringLiteral("HH:mm:ss"))));
         showError(text);
         updateStatusCounts();
         Q_EMIT refreshed(false);

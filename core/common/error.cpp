@@ -111,11 +111,8 @@ QString Error::message() const
             text = tr("The server answered HTTP %1").arg(status);
         if (!m_serverMessage.isEmpty())
             text += QStringLiteral(": ") + m_serverMessage;
-        if (m_httpStatus == 401 || m_httpStatus == 403) {
-            if (!text.endsWith(QLatin1Char('.')))
-                text += QLatin1Char('.');
-            text += QLatin1Char(' ') + tr("Check the key in the profile settings.");
-        }
+        if (m_httpStatus == 401 || m_httpStatus == 403)
+            text = joinSentences(text, tr("Check the key in the profile settings."));
         break;
     }
     case Kind::Timeout:
@@ -138,6 +135,13 @@ QString Error::message() const
         break;
     }
     return m_context.isEmpty() ? text : m_context + QStringLiteral(": ") + text;
+}
+
+QString joinSentences(const QString &first, const QString &second)
+{
+    static const QString ends = QStringLiteral(".!?");
+    const bool ended = !first.isEmpty() && ends.contains(first.back());
+    return first + (ended ? QStringLiteral(" ") : QStringLiteral(". ")) + second;
 }
 
 } // namespace sd

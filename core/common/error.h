@@ -61,4 +61,7 @@ private:
     QString m_context;
 };
 
+/// `first` and `second` as two sentences: a full stop after `first` unless it ends one.
+QString joinSentences(const QString &first, const QString &second);
+
 } // namespace sd

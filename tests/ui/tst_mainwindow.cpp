@@ -13,29 +13,30 @@
 #include "uitest.h"
 
 #include <QAction>
+#include <QApplication>
 #include <QChart>
 #include <QChartView>
-#include <QLineSeries>
-#include <QApplication>
+#include <QCheckBox>
 #include <QComboBox>
 #include <QInputDialog>
 #include <QLabel>
 #include <QLineEdit>
-#include <QCheckBox>
+#include <QLineSeries>
+#include <QMenu>
+#include <QMenuBar>
 #include <QMessageBox>
 #include <QNetworkAccessManager>
 #include <QPushButton>
+#include <QRegularExpression>
 #include <QSettings>
 #include <QSignalSpy>
+#include <QTabWidget>
 #include <QTableView>
 #include <QTableWidget>
-#include <QTabWidget>
 #include <QTest>
-#include <QToolButton>
-#include <QToolBar>
-#include <QMenu>
-#include <QMenuBar>
 #include <QTimer>
+#include <QToolBar>
+#include <QToolButton>
 
 using namespace sd;
 
@@ -535,6 +536,11 @@ void TestMainWindow::staleBannerWhenBackendStops()
     QVERIFY(m_window->banner()->isVisible());
     QVERIFY2(m_window->banner()->text().contains(QStringLiteral("Could not refresh")),
              qPrintable(m_window->banner()->text()));
+    // The error and the note on the list are two sentences.
+    static const QRegularExpression staleNote(QStringLiteral(
+        "[^.!?][.!?] Showing the list from \\d\\d:\\d\\d:\\d\\d, which may be out of date\\.$"));
+    QVERIFY2(staleNote.match(m_window->banner()->text()).hasMatch(),
+        qPrintable(m_window->banner()->text()));
     QCOMPARE(m_window->connectionState(), MainWindow::ConnectionState::Failed);
     // The last good list stays, marked stale, with the selection.
     QVERIFY(m_window->model()->isStale());
