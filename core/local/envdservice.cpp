@@ -5,7 +5,9 @@
 #include "local/httpstreamwriter.h"
 #include "local/localserver.h"
 #include "local/router.h"
+#include "local/sandboxfiles.h"
 
+#include <QHash>
 #include <QHttpServerRequest>
 #include <QJsonArray>
 #include <QJsonDocument>
@@ -395,6 +397,135 @@ void EnvdService::replyHealth(
         !request.wantsClose());
 }
 
+SandboxRuntime *EnvdService::authorize(
+    QTcpSocket *socket, const HttpRequest &request, const QString &sandboxId, bool stream)
+{
+    const SandboxRecord *record = m_server->registry()->find(sandboxId);
+    SandboxRuntime *rt = runtime(sandboxId);
+    // An unknown sandbox and a missing or wrong token get one answer, and the token is
+    // compared either way: who lacks a sandbox's token learns nothing about which
+    // sandboxes exist.
+    const QByteArray expected = record ? record->envdAccessToken.toUtf8()
+                                       : QByteArrayLiteral("(no sandbox: nothing matches)");
+    const bool tokenMatches = constantTimeEquals(request.header("x-access-token"), expected);
+    if (!record || !tokenMatches) {
+        replyError(socket, request, stream, QStringLiteral("not_found"),
+            QStringLiteral("sandbox \"%1\" not found, or X-Access-Token is not its token")
+                .arg(sandboxId));
+        return nullptr;
+    }
+    const QByteArray authorization = request.header("authorization");
+    if (!authorization.isEmpty()) {
+        const QByteArray decoded = authorization.startsWith("Basic ")
+            ? QByteArray::fromBase64(authorization.mid(6).trimmed())
+            : QByteArray();
+        const QByteArray user = decoded.left(decoded.indexOf(':'));
+        if (user != "root" && user != "user") {
+            replyError(socket, request, stream, QStringLiteral("unauthenticated"),
+                QStringLiteral("Authorization must name the user root or user (Basic)"));
+            return nullptr;
+        }
+    }
+    if (!rt || rt->isStopped()) {
+        replyError(socket, request, stream, QStringLiteral("unavailable"),
+            QStringLiteral("the sandbox has no running environment"));
+        return nullptr;
+    }
+    if (record->state == SandboxState::Paused) {
+        replyError(socket, request, stream, QStringLiteral("unavailable"),
+            QStringLiteral("the sandbox is paused; resume it first"));
+        return nullptr;
+    }
+    return rt;
+}
+
+void EnvdService::serveFiles(
+    QTcpSocket *socket, const HttpRequest &request, const QString &sandboxId)
+{
+    const bool keepAlive = !request.wantsClose();
+    if (request.method != "GET" && request.method != "POST") {
+        writeResponse(socket, HttpResponse::error(405, QStringLiteral("/files takes GET or POST")),
+            keepAlive);
+        return;
+    }
+    SandboxRuntime *rt = authorize(socket, request, sandboxId, false);
+    if (!rt)
+        return;
+    const QString user
+        = request.query.queryItemValue(QStringLiteral("username"), QUrl::FullyDecoded);
+    if (!user.isEmpty() && user != QLatin1String("root") && user != QLatin1String("user")) {
+        writeResponse(socket,
+            HttpResponse::error(401, QStringLiteral("username must be root or user")), keepAlive);
+        return;
+    }
+    const QString path = request.query.queryItemValue(QStringLiteral("path"), QUrl::FullyDecoded);
+    const SandboxFiles files(rt->fs().root());
+    const auto replyFailure = [&](const SandboxFiles::Result &result) {
+        static const QHash<SandboxFiles::Failure, int> statuses { { SandboxFiles::Failure::NotFound,
+                                                                      404 },
+            { SandboxFiles::Failure::NotAFile, 400 }, { SandboxFiles::Failure::TooLarge, 413 },
+            { SandboxFiles::Failure::Unsupported, 501 }, { SandboxFiles::Failure::Other, 500 } };
+        writeResponse(socket,
+            HttpResponse::error(statuses.value(result.failure, 500), result.message), keepAlive);
+    };
+
+    if (request.method == "GET") {
+        if (path.isEmpty()) {
+            writeResponse(socket,
+                HttpResponse::error(400, QStringLiteral("path is required: ?path=/home/user/FILE")),
+                keepAlive);
+            return;
+        }
+        HttpResponse response;
+        if (const SandboxFiles::Result read = files.read(path, &response.body); !read.ok()) {
+            replyFailure(read);
+            return;
+        }
+        response.setHeader("Content-Type", "application/octet-stream");
+        writeResponse(socket, response, keepAlive);
+        return;
+    }
+
+    // An upload: one file in the body (application/octet-stream) at `path`, or files as
+    // multipart/form-data parts, each at its file name or, when there is one, at `path`.
+    const QByteArray contentType = request.header("content-type");
+    QList<FormPart> parts;
+    if (contentType.trimmed().toLower().startsWith("multipart/form-data")) {
+        if (!parseFormData(contentType, request.body, &parts) || parts.isEmpty()) {
+            writeResponse(socket,
+                HttpResponse::error(400,
+                    QStringLiteral("the body is not multipart/form-data with the Content-Type's "
+                                   "boundary, or holds no file")),
+                keepAlive);
+            return;
+        }
+        if (parts.size() == 1 && !path.isEmpty())
+            parts.first().fileName = path;
+    } else {
+        parts.append({ path, request.body });
+    }
+    QJsonArray written;
+    for (const FormPart &part : std::as_const(parts)) {
+        if (part.fileName.isEmpty()) {
+            writeResponse(socket,
+                HttpResponse::error(
+                    400, QStringLiteral("no path for the file: give ?path= or a part's filename")),
+                keepAlive);
+            return;
+        }
+        const SandboxFiles::Result result = files.write(part.fileName, part.data);
+        rt->markFolderChanged();
+        if (!result.ok()) {
+            replyFailure(result);
+            return;
+        }
+        const QString at = SandboxFiles::sandboxPath(part.fileName);
+        written.append(QJsonObject { { QStringLiteral("name"), at.section(QLatin1Char('/'), -1) },
+            { QStringLiteral("type"), QStringLiteral("file") }, { QStringLiteral("path"), at } });
+    }
+    writeResponse(socket, HttpResponse::json(200, written), keepAlive);
+}
+
 void EnvdService::handleEnvdRequest(
     const QHttpServerRequest &qtRequest, QTcpSocket *socket, const QString &sandboxId)
 {
@@ -403,14 +534,19 @@ void EnvdService::handleEnvdRequest(
         replyHealth(socket, request, sandboxId);
         return;
     }
+    if (request.path == QLatin1String("/files")) {
+        serveFiles(socket, request, sandboxId);
+        return;
+    }
     if (!request.path.startsWith(ServicePrefix)) {
-        // 501, not 404: the SDK reads a 404 from /files as "file not found".
+        // 501, not 404: the SDK reads a 404 as "file not found".
         writeResponse(socket,
             HttpResponse::json(501,
                 QJsonObject { { QStringLiteral("code"), QStringLiteral("unimplemented") },
                     { QStringLiteral("message"),
-                        QStringLiteral("%1 is not served by this envd: the local backend "
-                                       "serves the process API, not files")
+                        QStringLiteral(
+                            "%1 is not served by this envd: the local backend "
+                            "serves the process API and /files (reading and writing files) only")
                             .arg(request.path) } }),
             !request.wantsClose());
         return;
@@ -454,42 +590,9 @@ void EnvdService::handleEnvdRequest(
         return;
     }
 
-    const SandboxRecord *record = m_server->registry()->find(sandboxId);
-    SandboxRuntime *rt = runtime(sandboxId);
-    // An unknown sandbox and a missing or wrong token get one answer, and the token is
-    // compared either way: who lacks a sandbox's token learns nothing about which
-    // sandboxes exist.
-    const QByteArray expected = record ? record->envdAccessToken.toUtf8()
-                                       : QByteArrayLiteral("(no sandbox: nothing matches)");
-    const bool tokenMatches = constantTimeEquals(request.header("x-access-token"), expected);
-    if (!record || !tokenMatches) {
-        replyError(socket, request, stream, QStringLiteral("not_found"),
-            QStringLiteral("sandbox \"%1\" not found, or X-Access-Token is not its token")
-                .arg(sandboxId));
+    SandboxRuntime *rt = authorize(socket, request, sandboxId, stream);
+    if (!rt)
         return;
-    }
-    const QByteArray authorization = request.header("authorization");
-    if (!authorization.isEmpty()) {
-        const QByteArray decoded = authorization.startsWith("Basic ")
-            ? QByteArray::fromBase64(authorization.mid(6).trimmed())
-            : QByteArray();
-        const QByteArray user = decoded.left(decoded.indexOf(':'));
-        if (user != "root" && user != "user") {
-            replyError(socket, request, stream, QStringLiteral("unauthenticated"),
-                QStringLiteral("Authorization must name the user root or user (Basic)"));
-            return;
-        }
-    }
-    if (!rt || rt->isStopped()) {
-        replyError(socket, request, stream, QStringLiteral("unavailable"),
-            QStringLiteral("the sandbox has no running environment"));
-        return;
-    }
-    if (record->state == SandboxState::Paused) {
-        replyError(socket, request, stream, QStringLiteral("unavailable"),
-            QStringLiteral("the sandbox is paused; resume it first"));
-        return;
-    }
 
     QJsonObject body;
     if (stream) {
@@ -524,8 +627,8 @@ void EnvdService::handleEnvdRequest(
         body = doc.object();
     }
     if (stream)
-        startStream(
-            socket, request, rt, body, method == QLatin1String("Connect"), record->metadata);
+        startStream(socket, request, rt, body, method == QLatin1String("Connect"),
+            m_server->registry()->find(sandboxId)->metadata);
     else
         unary(socket, request, rt, method, body);
 }

@@ -51,6 +51,12 @@ private:
     void replyError(QTcpSocket *socket, const HttpRequest &request, bool stream,
         const QString &code, const QString &message);
     void replyJson(QTcpSocket *socket, const HttpRequest &request, const QJsonObject &json);
+    /// The running sandbox `sandboxId` when the request carries its token and a known
+    /// user; otherwise answers the request and returns null.
+    SandboxRuntime *authorize(
+        QTcpSocket *socket, const HttpRequest &request, const QString &sandboxId, bool stream);
+    /// envd's GET and POST /files: download and upload (SandboxFiles).
+    void serveFiles(QTcpSocket *socket, const HttpRequest &request, const QString &sandboxId);
     /// envd's GET /health for `sandboxId`.
     void replyHealth(QTcpSocket *socket, const HttpRequest &request, const QString &sandboxId);
     void startStream(QTcpSocket *socket, const HttpRequest &request, SandboxRuntime *runtime,

@@ -192,4 +192,52 @@ void writeResponse(QTcpSocket *socket, const HttpResponse &response, bool keepAl
         socket->disconnectFromHost(); // flushes what is queued, then closes
 }
 
+bool parseFormData(const QByteArray &contentType, const QByteArray &body, QList<FormPart> *parts)
+{
+    QByteArray boundary;
+    for (const QByteArray &parameter : contentType.split(';')) {
+        const QByteArray trimmed = parameter.trimmed();
+        if (trimmed.toLower().startsWith("boundary="))
+            boundary = trimmed.mid(9);
+    }
+    if (boundary.size() >= 2 && boundary.startsWith('"') && boundary.endsWith('"'))
+        boundary = boundary.mid(1, boundary.size() - 2);
+    if (boundary.isEmpty())
+        return false;
+    const QByteArray delimiter = "--" + boundary;
+    qsizetype at = body.indexOf(delimiter);
+    if (at < 0)
+        return false;
+    parts->clear();
+    for (;;) {
+        at += delimiter.size();
+        if (body.mid(at, 2) == "--")
+            return true; // the closing delimiter
+        if (body.mid(at, 2) != "\r\n")
+            return false;
+        const qsizetype headersEnd = body.indexOf("\r\n\r\n", at + 2);
+        if (headersEnd < 0)
+            return false;
+        const qsizetype next = body.indexOf("\r\n" + delimiter, headersEnd + 4);
+        if (next < 0)
+            return false;
+        FormPart part;
+        for (const QByteArray &line : body.mid(at + 2, headersEnd - at - 2).split('\n')) {
+            if (!line.trimmed().toLower().startsWith("content-disposition:"))
+                continue;
+            const qsizetype name = line.indexOf("filename=\"");
+            const qsizetype end = name < 0 ? -1 : line.indexOf('"', name + 10);
+            if (end > 0) {
+                // Browsers and Node escape a quote and line breaks in the name this way.
+                QByteArray fileName = line.mid(name + 10, end - name - 10);
+                fileName.replace("%22", "\"").replace("%0A", "\n").replace("%0D", "\r");
+                part.fileName = QString::fromUtf8(fileName);
+            }
+        }
+        part.data = body.mid(headersEnd + 4, next - headersEnd - 4);
+        parts->append(part);
+        at = next + 2;
+    }
+}
+
 } // namespace sd::local

@@ -64,4 +64,15 @@ QByteArray serializeResponse(const HttpResponse &response, bool keepAlive);
 /// response carries `Connection: close` and the socket is closed once it is flushed.
 void writeResponse(QTcpSocket *socket, const HttpResponse &response, bool keepAlive);
 
+/// One part of a multipart/form-data body.
+struct FormPart
+{
+    QString fileName; ///< the filename of its Content-Disposition, percent escapes undone
+    QByteArray data;
+};
+
+/// The parts of a multipart/form-data `body` whose Content-Type is `contentType`;
+/// false when it names no boundary or the body is not made of such parts.
+bool parseFormData(const QByteArray &contentType, const QByteArray &body, QList<FormPart> *parts);
+
 } // namespace sd::local

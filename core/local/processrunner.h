@@ -151,6 +151,9 @@ public:
     const SandboxFs &fs() const { return m_fs; }
     bool isPaused() const { return m_paused; }
     bool isStopped() const { return m_stopped; }
+    /// Its folder changed from outside its processes (envd's /files): the next sample
+    /// measures it.
+    void markFolderChanged() { m_folderChanged = true; }
 
     /// Starts a process; it may start a little later when the jail is still coming
     /// up. Watch started()/failedToStart()/ended() on the result.

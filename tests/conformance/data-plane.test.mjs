@@ -2,6 +2,9 @@
 // sandbox-desk-local's envd, unchanged; and the orphan an older SDK leaves.
 import { test, before, after } from 'node:test'
 import assert from 'node:assert/strict'
+import { mkdtempSync, readdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs'
+import { tmpdir } from 'node:os'
+import path from 'node:path'
 import { startBackend, sdk } from './lib/backend.mjs'
 
 const { Sandbox, CommandExitError, SandboxError } = sdk()
@@ -80,13 +83,63 @@ test('isRunning: true while running, false once paused or killed', async () => {
   assert.equal(await sbx.isRunning(), false)
 })
 
-test('the filesystem API is refused as not served, not as a missing file', async () => {
+test('files.write and files.read: what one side writes, the other reads', async () => {
   const sbx = await Sandbox.create('base', backend.opts)
-  await assert.rejects(sbx.files.read('/home/user/.profile'), (err) => {
-    assert.equal(err.name, 'SandboxError')
-    assert.match(err.message, /^501: \/files is not served by this envd: the local backend serves the process API, not files$/)
+  const info = await sbx.files.write('/home/user/notes/today/plan.txt', 'write the tests\n')
+  assert.deepEqual({ ...info }, { name: 'plan.txt', type: 'file', path: '/home/user/notes/today/plan.txt', metadata: undefined })
+  assert.equal((await sbx.commands.run('cat notes/today/plan.txt')).stdout, 'write the tests\n')
+  assert.equal(await sbx.files.read('notes/today/plan.txt'), 'write the tests\n')
+
+  await sbx.commands.run('printf made-inside > /tmp/inside.txt')
+  assert.equal(await sbx.files.read('/tmp/inside.txt'), 'made-inside')
+
+  const bytes = Uint8Array.from({ length: 256 * 4 }, (_, i) => i % 256)
+  await sbx.files.write('/home/user/all-bytes.bin', bytes)
+  assert.deepEqual(await sbx.files.read('/home/user/all-bytes.bin', { format: 'bytes' }), bytes)
+  assert.equal((await sbx.commands.run('wc -c < all-bytes.bin')).stdout.trim(), '1024')
+
+  const many = await sbx.files.write([{ path: '/home/user/a.txt', data: 'A' }, { path: 'b/b.txt', data: 'B' }])
+  assert.deepEqual(many.map((f) => f.path), ['/home/user/a.txt', '/home/user/b/b.txt'])
+  assert.equal((await sbx.commands.run('cat a.txt b/b.txt')).stdout, 'AB')
+
+  await assert.rejects(sbx.files.read('/home/user/absent.txt'), (err) => {
+    assert.equal(err.name, 'FileNotFoundError')
+    assert.equal(err.message, 'no file or folder at /home/user/absent.txt')
     return true
   })
+  await assert.rejects(sbx.files.read('/home/user/notes'), /\/home\/user\/notes is a folder/)
+  await sbx.kill()
+})
+
+test('files: links and FIFOs a sandbox leaves never reach the host or hold the backend', async () => {
+  const outside = mkdtempSync(path.join(tmpdir(), 'sd-outside-'))
+  writeFileSync(path.join(outside, 'secret.txt'), 'host secret')
+  try {
+    const sbx = await Sandbox.create('base', backend.opts)
+    // Inside the jail the targets are strings; on the host they would be the host's paths.
+    await sbx.commands.run(`ln -s ${outside} out; ln -s / root-link; ln -s ${outside}/secret.txt secret-link; mkfifo fifo`)
+    for (const p of ['/home/user/out/secret.txt', '/home/user/secret-link', `/home/user/root-link${outside}/secret.txt`,
+      `/home/user/../../..${outside}/secret.txt`]) {
+      await assert.rejects(sbx.files.read(p), (err) => err.name === 'FileNotFoundError', p)
+    }
+    for (const p of ['/home/user/out/planted.txt', `/home/user/root-link${outside}/planted.txt`, '/home/user/secret-link']) {
+      await sbx.files.write(p, 'planted').catch(() => {})
+    }
+    assert.deepEqual(readdirSync(outside), ['secret.txt'])
+    assert.equal(readFileSync(path.join(outside, 'secret.txt'), 'utf8'), 'host secret')
+    // What was written through a link landed inside the sandbox, where the link points there.
+    assert.equal((await sbx.commands.run(`cat ${outside}/planted.txt`)).stdout, 'planted')
+
+    await assert.rejects(sbx.files.read('/home/user/fifo'), /\/home\/user\/fifo is not a regular file/)
+    await assert.rejects(sbx.files.write('/home/user/fifo', 'x'), /\/home\/user\/fifo is not a regular file/)
+    await sbx.kill()
+  } finally {
+    rmSync(outside, { recursive: true, force: true })
+  }
+})
+
+test('the rest of the filesystem API is refused as not served', async () => {
+  const sbx = await Sandbox.create('base', backend.opts)
   await assert.rejects(sbx.files.list('/home/user'), /unimplemented.*filesystem\.Filesystem\/ListDir is not served by this envd/)
   await sbx.kill()
 })
