@@ -22,6 +22,46 @@ namespace sd::local {
 namespace {
 
 const QString ServicePrefix = QStringLiteral("/process.Process/");
+const QString FilesystemPrefix = QStringLiteral("/filesystem.Filesystem/");
+
+/// envd's EntryInfo in protobuf's JSON form.
+QJsonObject entryJson(const SandboxFiles::Entry &entry)
+{
+    static const char *const types[]
+        = { "FILE_TYPE_FILE", "FILE_TYPE_DIRECTORY", "FILE_TYPE_SYMLINK", "FILE_TYPE_UNSPECIFIED" };
+    QJsonObject json { { QStringLiteral("name"), entry.name },
+        { QStringLiteral("type"), QLatin1String(types[int(entry.type)]) },
+        { QStringLiteral("path"), entry.path },
+        { QStringLiteral("size"), QString::number(entry.size) },
+        { QStringLiteral("mode"), qint64(entry.mode) },
+        { QStringLiteral("permissions"), entry.permissions },
+        { QStringLiteral("owner"), entry.owner }, { QStringLiteral("group"), entry.group },
+        { QStringLiteral("modifiedTime"), entry.modified.toString(Qt::ISODateWithMs) } };
+    if (entry.type == SandboxFiles::Entry::Type::Symlink)
+        json.insert(QStringLiteral("symlinkTarget"), entry.symlinkTarget);
+    return json;
+}
+
+/// The Connect code for a failure of SandboxFiles.
+QString connectCode(SandboxFiles::Failure failure)
+{
+    switch (failure) {
+    case SandboxFiles::Failure::NotFound:
+        return QStringLiteral("not_found");
+    case SandboxFiles::Failure::NotAFile:
+        return QStringLiteral("invalid_argument");
+    case SandboxFiles::Failure::AlreadyExists:
+        return QStringLiteral("already_exists");
+    case SandboxFiles::Failure::TooLarge:
+        return QStringLiteral("resource_exhausted");
+    case SandboxFiles::Failure::Unsupported:
+        return QStringLiteral("unimplemented");
+    case SandboxFiles::Failure::None:
+    case SandboxFiles::Failure::Other:
+        break;
+    }
+    return QStringLiteral("internal");
+}
 const QByteArray StreamContentType = "application/connect+json";
 const QByteArray UnaryContentType = "application/json";
 // Start without Connect-Timeout-Ms has no deadline; the SDK always sends one.
@@ -439,6 +479,44 @@ SandboxRuntime *EnvdService::authorize(
     return rt;
 }
 
+void EnvdService::filesystemCall(QTcpSocket *socket, const HttpRequest &request,
+    SandboxRuntime *runtime, const QString &method, const QJsonObject &body)
+{
+    const SandboxFiles files(runtime->fs().root());
+    const QString path = body.value(QStringLiteral("path")).toString();
+    SandboxFiles::Result result;
+    QJsonObject reply;
+    if (method == QLatin1String("ListDir")) {
+        const int depth = body.value(QStringLiteral("depth")).toInt(1);
+        QList<SandboxFiles::Entry> entries;
+        result = files.list(path, std::max(1, depth), &entries);
+        QJsonArray array;
+        for (const SandboxFiles::Entry &entry : std::as_const(entries))
+            array.append(entryJson(entry));
+        reply.insert(QStringLiteral("entries"), array);
+    } else if (method == QLatin1String("Remove")) {
+        result = files.remove(path);
+        runtime->markFolderChanged();
+    } else {
+        SandboxFiles::Entry entry;
+        if (method == QLatin1String("Stat")) {
+            result = files.stat(path, &entry);
+        } else if (method == QLatin1String("MakeDir")) {
+            result = files.makeDir(path, &entry);
+        } else { // Move
+            result = files.move(body.value(QStringLiteral("source")).toString(),
+                body.value(QStringLiteral("destination")).toString(), &entry);
+            runtime->markFolderChanged();
+        }
+        reply.insert(QStringLiteral("entry"), entryJson(entry));
+    }
+    if (!result.ok()) {
+        replyError(socket, request, false, connectCode(result.failure), result.message);
+        return;
+    }
+    replyJson(socket, request, reply);
+}
+
 void EnvdService::serveFiles(
     QTcpSocket *socket, const HttpRequest &request, const QString &sandboxId)
 {
@@ -538,26 +616,31 @@ void EnvdService::handleEnvdRequest(
         serveFiles(socket, request, sandboxId);
         return;
     }
-    if (!request.path.startsWith(ServicePrefix)) {
+    const bool filesystem = request.path.startsWith(FilesystemPrefix);
+    if (!request.path.startsWith(ServicePrefix) && !filesystem) {
         // 501, not 404: the SDK reads a 404 as "file not found".
         writeResponse(socket,
             HttpResponse::json(501,
                 QJsonObject { { QStringLiteral("code"), QStringLiteral("unimplemented") },
                     { QStringLiteral("message"),
-                        QStringLiteral(
-                            "%1 is not served by this envd: the local backend "
-                            "serves the process API and /files (reading and writing files) only")
+                        QStringLiteral("%1 is not served by this envd: the local backend "
+                                       "serves the process and filesystem services and /files only")
                             .arg(request.path) } }),
             !request.wantsClose());
         return;
     }
-    const QString method = request.path.mid(ServicePrefix.size());
-    const bool stream = method == QLatin1String("Start") || method == QLatin1String("Connect");
+    const QString method = request.path.mid((filesystem ? FilesystemPrefix : ServicePrefix).size());
+    const bool stream
+        = !filesystem && (method == QLatin1String("Start") || method == QLatin1String("Connect"));
     static const QStringList unaryMethods { QStringLiteral("List"), QStringLiteral("SendSignal"),
         QStringLiteral("SendInput"), QStringLiteral("CloseStdin") };
-    if (!stream && !unaryMethods.contains(method)) {
-        replyError(socket, request, false, QStringLiteral("unimplemented"),
-            QStringLiteral("process.Process/%1 is not implemented by the local envd").arg(method));
+    static const QStringList filesystemMethods { QStringLiteral("Stat"), QStringLiteral("MakeDir"),
+        QStringLiteral("ListDir"), QStringLiteral("Remove"), QStringLiteral("Move") };
+    if (!stream && !(filesystem ? filesystemMethods : unaryMethods).contains(method)) {
+        // A streaming call (WatchDir) reads its error from the end of a stream.
+        const bool asStream = request.header("content-type").startsWith(StreamContentType);
+        replyError(socket, request, asStream, QStringLiteral("unimplemented"),
+            QStringLiteral("%1 is not implemented by the local envd").arg(request.path.mid(1)));
         return;
     }
     if (request.method != "POST") {
@@ -626,7 +709,9 @@ void EnvdService::handleEnvdRequest(
         }
         body = doc.object();
     }
-    if (stream)
+    if (filesystem)
+        filesystemCall(socket, request, rt, method, body);
+    else if (stream)
         startStream(socket, request, rt, body, method == QLatin1String("Connect"),
             m_server->registry()->find(sandboxId)->metadata);
     else

@@ -15,8 +15,9 @@ class LocalServer;
 class ProcessStream;
 class Router;
 
-/// envd of every local sandbox: the Connect RPC service `process.Process` (JSON
-/// only) and the glue between the sandbox registry and the process runner.
+/// envd of every local sandbox: the Connect RPC services `process.Process` and
+/// `filesystem.Filesystem` (JSON only, no watching), `/files`, `/health`, and the glue
+/// between the sandbox registry and the process runner.
 ///
 /// - On SandboxRegistry::sandboxCreated it creates the sandbox's SandboxRuntime
 ///   (directory, jail) and hands it to the registry; killed/paused/resumed stop,
@@ -55,6 +56,10 @@ private:
     /// user; otherwise answers the request and returns null.
     SandboxRuntime *authorize(
         QTcpSocket *socket, const HttpRequest &request, const QString &sandboxId, bool stream);
+    /// The unary calls of envd's `filesystem.Filesystem`: Stat, MakeDir, ListDir,
+    /// Remove and Move (SandboxFiles).
+    void filesystemCall(QTcpSocket *socket, const HttpRequest &request, SandboxRuntime *runtime,
+        const QString &method, const QJsonObject &body);
     /// envd's GET and POST /files: download and upload (SandboxFiles).
     void serveFiles(QTcpSocket *socket, const HttpRequest &request, const QString &sandboxId);
     /// envd's GET /health for `sandboxId`.

@@ -1,5 +1,7 @@
 #include "sandboxfiles.h"
 
+#include "sandboxfs.h"
+
 #include <QCoreApplication>
 #include <QDir>
 #include <QFile>
@@ -7,7 +9,9 @@
 
 #include <cerrno>
 #include <cstring>
+#include <vector>
 
+#include <dirent.h>
 #include <fcntl.h>
 #include <linux/openat2.h>
 #include <sys/stat.h>
@@ -86,6 +90,8 @@ SandboxFiles::Result openFailure(const QString &path)
             tr("files need Linux 5.6 or later on the backend's computer (openat2)"));
     if (error == EISDIR)
         return failure(SandboxFiles::Failure::NotAFile, tr("%1 is a folder").arg(path));
+    if (error == EEXIST || error == ENOTEMPTY)
+        return failure(SandboxFiles::Failure::AlreadyExists, tr("%1 already exists").arg(path));
     if (error == ENXIO || error == ELOOP)
         return failure(SandboxFiles::Failure::NotAFile, tr("%1 is not a regular file").arg(path));
     return failure(SandboxFiles::Failure::Other,
@@ -101,6 +107,93 @@ SandboxFiles::Result checkRegular(int fd, const QString &path, struct stat *st)
         return failure(SandboxFiles::Failure::NotAFile, tr("%1 is a folder").arg(path));
     if (!S_ISREG(st->st_mode))
         return failure(SandboxFiles::Failure::NotAFile, tr("%1 is not a regular file").arg(path));
+    return {};
+}
+
+int openRoot(const QString &root)
+{
+    return ::open(QFile::encodeName(root).constData(), O_PATH | O_DIRECTORY | O_CLOEXEC);
+}
+
+/// The folder holding `sandboxPath` ("/" for "/x") and the entry's name in it.
+QString parentOf(const QString &sandboxPath)
+{
+    const QString parent = sandboxPath.section(QLatin1Char('/'), 0, -2);
+    return parent.isEmpty() ? QStringLiteral("/") : parent;
+}
+
+QByteArray nameOf(const QString &sandboxPath)
+{
+    return QFile::encodeName(sandboxPath.section(QLatin1Char('/'), -1));
+}
+
+/// Makes each missing folder of `folder` (a sandbox path), one at a time, in the folder
+/// its parent resolves to (mkdirat never follows the name it makes). With
+/// `refuseExisting`, `folder` itself must not be there yet.
+SandboxFiles::Result makeFolders(int rootFd, const QString &folder, bool refuseExisting)
+{
+    const QStringList names = folder.split(QLatin1Char('/'), Qt::SkipEmptyParts);
+    QString made;
+    for (qsizetype i = 0; i < names.size(); ++i) {
+        const QString at = made.isEmpty() ? QStringLiteral("/") : made;
+        const Fd parent(openInRoot(rootFd, relativeToRoot(at), O_PATH | O_DIRECTORY));
+        if (!parent.valid())
+            return openFailure(at);
+        made += QLatin1Char('/') + names.at(i);
+        if (::mkdirat(parent.get(), QFile::encodeName(names.at(i)).constData(), 0755) == 0)
+            continue;
+        if (errno != EEXIST)
+            return openFailure(made);
+        if (refuseExisting && i == names.size() - 1)
+            return failure(SandboxFiles::Failure::AlreadyExists, tr("%1 already exists").arg(made));
+    }
+    return {};
+}
+
+QString permissionsText(mode_t mode)
+{
+    QString text(10, QLatin1Char('-'));
+    text[0] = S_ISDIR(mode) ? QLatin1Char('d')
+        : S_ISLNK(mode)     ? QLatin1Char('L')
+                            : QLatin1Char('-');
+    static const char letters[] = "rwxrwxrwx";
+    for (int bit = 0; bit < 9; ++bit) {
+        if (mode & (0400 >> bit))
+            text[bit + 1] = QLatin1Char(letters[bit]);
+    }
+    return text;
+}
+
+/// The entry `name` of the folder open at `dirFd`, itself (not what a symlink names).
+SandboxFiles::Result entryAt(
+    int dirFd, const char *name, const QString &path, SandboxFiles::Entry *entry)
+{
+    struct stat st;
+    if (::fstatat(dirFd, name, &st, AT_SYMLINK_NOFOLLOW | (*name ? 0 : AT_EMPTY_PATH)) != 0)
+        return openFailure(path);
+    using Type = SandboxFiles::Entry::Type;
+    entry->name
+        = path == QLatin1String("/") ? QStringLiteral("/") : path.section(QLatin1Char('/'), -1);
+    entry->path = path;
+    entry->type = S_ISREG(st.st_mode) ? Type::File
+        : S_ISDIR(st.st_mode)         ? Type::Folder
+        : S_ISLNK(st.st_mode)         ? Type::Symlink
+                                      : Type::Other;
+    entry->size = st.st_size;
+    entry->mode = st.st_mode & 07777;
+    entry->permissions = permissionsText(st.st_mode);
+    // The backend's own user is the sandbox's user inside the jail.
+    entry->owner = st.st_uid == ::geteuid() ? QStringLiteral("user") : QString::number(st.st_uid);
+    entry->group = st.st_gid == ::getegid() ? QStringLiteral("user") : QString::number(st.st_gid);
+    entry->modified = QDateTime::fromMSecsSinceEpoch(
+        qint64(st.st_mtim.tv_sec) * 1000 + st.st_mtim.tv_nsec / 1000000, Qt::UTC);
+    entry->symlinkTarget.clear();
+    if (S_ISLNK(st.st_mode)) {
+        char target[4096];
+        const ssize_t n = ::readlinkat(dirFd, name, target, sizeof target);
+        if (n > 0)
+            entry->symlinkTarget = QFile::decodeName(QByteArray(target, int(n)));
+    }
     return {};
 }
 
@@ -124,7 +217,7 @@ QString SandboxFiles::sandboxPath(const QString &path)
 SandboxFiles::Result SandboxFiles::read(const QString &path, QByteArray *data) const
 {
     const QString target = sandboxPath(path);
-    const Fd root(::open(QFile::encodeName(m_root).constData(), O_PATH | O_DIRECTORY | O_CLOEXEC));
+    const Fd root(openRoot(m_root));
     if (!root.valid())
         return openFailure(target);
     // Non-blocking: a FIFO a process left in place of the file must not hold the backend.
@@ -166,25 +259,12 @@ SandboxFiles::Result SandboxFiles::write(const QString &path, const QByteArray &
     const QString target = sandboxPath(path);
     if (target == QLatin1String("/"))
         return failure(Failure::NotAFile, tr("/ is a folder"));
-    const Fd root(::open(QFile::encodeName(m_root).constData(), O_PATH | O_DIRECTORY | O_CLOEXEC));
+    const Fd root(openRoot(m_root));
     if (!root.valid())
         return openFailure(target);
 
-    // The missing parents, one at a time: each made in the folder its path resolves to
-    // inside the sandbox (mkdirat never follows the name it makes).
-    const QStringList parents
-        = target.section(QLatin1Char('/'), 1, -2).split(QLatin1Char('/'), Qt::SkipEmptyParts);
-    QString made;
-    for (const QString &name : parents) {
-        const Fd parent(openInRoot(root.get(),
-            relativeToRoot(made.isEmpty() ? QStringLiteral("/") : made), O_PATH | O_DIRECTORY));
-        if (!parent.valid())
-            return openFailure(made.isEmpty() ? QStringLiteral("/") : made);
-        if (::mkdirat(parent.get(), QFile::encodeName(name).constData(), 0755) != 0
-            && errno != EEXIST)
-            return openFailure(made + QLatin1Char('/') + name);
-        made += QLatin1Char('/') + name;
-    }
+    if (Result made = makeFolders(root.get(), parentOf(target), false); !made.ok())
+        return made;
 
     // Not truncated before it is known to be a regular file; non-blocking, for a FIFO.
     const Fd file(
@@ -205,6 +285,145 @@ SandboxFiles::Result SandboxFiles::write(const QString &path, const QByteArray &
         done += n;
     }
     return {};
+}
+
+SandboxFiles::Result SandboxFiles::stat(const QString &path, Entry *entry) const
+{
+    const QString target = sandboxPath(path);
+    const Fd root(openRoot(m_root));
+    if (!root.valid())
+        return openFailure(target);
+    if (target == QLatin1String("/"))
+        return entryAt(root.get(), "", target, entry);
+    const Fd parent(openInRoot(root.get(), relativeToRoot(parentOf(target)), O_PATH | O_DIRECTORY));
+    if (!parent.valid())
+        return openFailure(target);
+    return entryAt(parent.get(), nameOf(target).constData(), target, entry);
+}
+
+SandboxFiles::Result SandboxFiles::makeDir(const QString &path, Entry *entry) const
+{
+    const QString target = sandboxPath(path);
+    const Fd root(openRoot(m_root));
+    if (!root.valid())
+        return openFailure(target);
+    if (Result made = makeFolders(root.get(), target, true); !made.ok())
+        return made;
+    return stat(target, entry);
+}
+
+SandboxFiles::Result SandboxFiles::list(const QString &path, int depth, QList<Entry> *entries) const
+{
+    const QString target = sandboxPath(path);
+    const Fd root(openRoot(m_root));
+    if (!root.valid())
+        return openFailure(target);
+    // The folder itself may be reached through a symlink (inside the sandbox); below
+    // it, nothing is followed.
+    const int top = openInRoot(root.get(), relativeToRoot(target), O_RDONLY | O_DIRECTORY);
+    if (top < 0)
+        return openFailure(target);
+    struct Level
+    {
+        DIR *dir;
+        QString path;
+        int depth;
+    };
+    std::vector<Level> stack;
+    DIR *topDir = ::fdopendir(top);
+    if (!topDir) {
+        ::close(top);
+        return openFailure(target);
+    }
+    stack.push_back({ topDir, target == QLatin1String("/") ? QString() : target, 1 });
+    entries->clear();
+    Result result;
+    while (!stack.empty() && result.ok()) {
+        Level &level = stack.back();
+        const dirent *found = ::readdir(level.dir);
+        if (!found) {
+            ::closedir(level.dir);
+            stack.pop_back();
+            continue;
+        }
+        const QByteArray name(found->d_name);
+        if (name == "." || name == "..")
+            continue;
+        if (entries->size() >= MaxListEntries) {
+            result = failure(Failure::TooLarge,
+                tr("%1 holds more than %2 entries; list a folder further down, or with a "
+                   "smaller depth")
+                    .arg(target)
+                    .arg(MaxListEntries));
+            break;
+        }
+        Entry entry;
+        const QString entryPath = level.path + QLatin1Char('/') + QFile::decodeName(name);
+        if (!entryAt(::dirfd(level.dir), name.constData(), entryPath, &entry).ok())
+            continue; // gone since it was listed
+        entries->append(entry);
+        if (entry.type != Entry::Type::Folder || level.depth >= std::min(depth, MaxListDepth))
+            continue;
+        const int child = ::openat(
+            ::dirfd(level.dir), name.constData(), O_RDONLY | O_DIRECTORY | O_NOFOLLOW | O_CLOEXEC);
+        DIR *childDir = child >= 0 ? ::fdopendir(child) : nullptr;
+        if (!childDir) {
+            if (child >= 0)
+                ::close(child);
+            continue; // unreadable, or replaced by a symlink since: not gone into
+        }
+        const int childDepth = level.depth + 1;
+        stack.push_back({ childDir, entryPath, childDepth });
+    }
+    for (const Level &level : stack)
+        ::closedir(level.dir);
+    return result;
+}
+
+SandboxFiles::Result SandboxFiles::remove(const QString &path) const
+{
+    const QString target = sandboxPath(path);
+    if (target == QLatin1String("/"))
+        return failure(Failure::NotAFile, tr("/ cannot be removed"));
+    const Fd root(openRoot(m_root));
+    if (!root.valid())
+        return openFailure(target);
+    const Fd parent(openInRoot(root.get(), relativeToRoot(parentOf(target)), O_PATH | O_DIRECTORY));
+    if (!parent.valid())
+        return openFailure(target);
+    const QByteArray name = nameOf(target);
+    struct stat st;
+    if (::fstatat(parent.get(), name.constData(), &st, AT_SYMLINK_NOFOLLOW) != 0)
+        return openFailure(target);
+    if (!SandboxFs::removeTreeAt(parent.get(), name.constData()))
+        return failure(Failure::Other, tr("%1 could not be removed completely").arg(target));
+    return {};
+}
+
+SandboxFiles::Result SandboxFiles::move(const QString &from, const QString &to, Entry *entry) const
+{
+    const QString source = sandboxPath(from);
+    const QString destination = sandboxPath(to);
+    if (source == QLatin1String("/") || destination == QLatin1String("/"))
+        return failure(Failure::NotAFile, tr("/ cannot be moved or replaced"));
+    const Fd root(openRoot(m_root));
+    if (!root.valid())
+        return openFailure(source);
+    const Fd sourceParent(
+        openInRoot(root.get(), relativeToRoot(parentOf(source)), O_PATH | O_DIRECTORY));
+    if (!sourceParent.valid())
+        return openFailure(source);
+    if (Result made = makeFolders(root.get(), parentOf(destination), false); !made.ok())
+        return made;
+    const Fd destinationParent(
+        openInRoot(root.get(), relativeToRoot(parentOf(destination)), O_PATH | O_DIRECTORY));
+    if (!destinationParent.valid())
+        return openFailure(destination);
+    if (::renameat(sourceParent.get(), nameOf(source).constData(), destinationParent.get(),
+            nameOf(destination).constData())
+        != 0)
+        return openFailure(errno == ENOENT ? source : destination);
+    return entryAt(destinationParent.get(), nameOf(destination).constData(), destination, entry);
 }
 
 } // namespace sd::local

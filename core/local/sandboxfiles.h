@@ -1,6 +1,8 @@
 #pragma once
 
 #include <QByteArray>
+#include <QDateTime>
+#include <QList>
 #include <QString>
 
 namespace sd::local {
@@ -21,6 +23,7 @@ public:
         None,
         NotFound,
         NotAFile,
+        AlreadyExists,
         TooLarge,
         Unsupported,
         Other
@@ -33,8 +36,34 @@ public:
         bool ok() const { return failure == Failure::None; }
     };
 
+    /// What envd's EntryInfo says of a file, folder or symlink.
+    struct Entry
+    {
+        enum class Type
+        {
+            File,
+            Folder,
+            Symlink,
+            Other
+        };
+        QString name;
+        QString path; ///< as the sandbox sees it
+        Type type = Type::Other;
+        qint64 size = 0;
+        quint32 mode = 0; ///< permission bits
+        QString permissions; ///< as `ls -l` shows them: "-rw-r--r--"
+        QString owner;
+        QString group;
+        QDateTime modified;
+        QString symlinkTarget; ///< for a symlink: its target, as written in the sandbox
+    };
+
     /// Files larger than this are not read whole into a reply.
     static constexpr qint64 MaxReadBytes = 256 * 1024 * 1024;
+    /// Folders below the one listed that a listing goes into, at most.
+    static constexpr int MaxListDepth = 32;
+    /// Entries a listing returns, at most.
+    static constexpr int MaxListEntries = 100000;
 
     /// The path as the sandbox's processes name it: absolute, or relative to
     /// /home/user; cleaned, so "a/../b" is "/home/user/b".
@@ -45,6 +74,17 @@ public:
     /// Writes `data` to `path`, replacing the file, and makes its missing parent
     /// folders.
     Result write(const QString &path, const QByteArray &data) const;
+    /// The entry at `path` itself (a symlink is not followed).
+    Result stat(const QString &path, Entry *entry) const;
+    /// Makes the folder `path` and its missing parents; AlreadyExists if it is there.
+    Result makeDir(const QString &path, Entry *entry) const;
+    /// The entries of the folder `path`, and of its folders down to `depth` levels
+    /// (1: its own entries); symlinks are listed, never followed.
+    Result list(const QString &path, int depth, QList<Entry> *entries) const;
+    /// Deletes the file, symlink or folder (with everything in it) at `path`.
+    Result remove(const QString &path) const;
+    /// Renames `from` to `to`, replacing a file there.
+    Result move(const QString &from, const QString &to, Entry *entry) const;
 
 private:
     QString m_root;

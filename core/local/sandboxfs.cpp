@@ -237,14 +237,18 @@ bool emptyDirectory(DIR *top)
 
 bool SandboxFs::removeTree(const QString &path)
 {
-    const QByteArray encoded = QFile::encodeName(path);
-    DIR *top = openForRemoval(AT_FDCWD, encoded.constData());
+    return removeTreeAt(AT_FDCWD, QFile::encodeName(path).constData());
+}
+
+bool SandboxFs::removeTreeAt(int parentFd, const char *name)
+{
+    DIR *top = openForRemoval(parentFd, name);
     if (!top) {
         // Not there, or not a directory (a symlink included): unlinked as it is.
-        return errno == ENOENT || ::unlink(encoded.constData()) == 0 || errno == ENOENT;
+        return errno == ENOENT || ::unlinkat(parentFd, name, 0) == 0 || errno == ENOENT;
     }
     const bool emptied = emptyDirectory(top);
-    return (::rmdir(encoded.constData()) == 0 || errno == ENOENT) && emptied;
+    return (::unlinkat(parentFd, name, AT_REMOVEDIR) == 0 || errno == ENOENT) && emptied;
 }
 
 QString SandboxFs::hostPath(const QString &sandboxPath) const

@@ -23,6 +23,8 @@ public:
     /// only through directories it opened itself, and unlinks whatever else it finds.
     /// False if something could not be deleted. Touches no object: any thread may call it.
     static bool removeTree(const QString &path);
+    /// The same for the entry `name` of the directory open at `parentFd`.
+    static bool removeTreeAt(int parentFd, const char *name);
     /// removeTree() on a worker thread, one of a pool the process waits for at exit.
     static void removeTreeLater(const QString &path);
     /// The same for a folder of many trees (every sandbox's): its entries are deleted

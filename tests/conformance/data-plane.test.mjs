@@ -138,10 +138,63 @@ test('files: links and FIFOs a sandbox leaves never reach the host or hold the b
   }
 })
 
-test('the rest of the filesystem API is refused as not served', async () => {
+test('files: list, exists, getInfo, makeDir, rename, remove', async () => {
   const sbx = await Sandbox.create('base', backend.opts)
-  await assert.rejects(sbx.files.list('/home/user'), /unimplemented.*filesystem\.Filesystem\/ListDir is not served by this envd/)
+  await sbx.commands.run('mkdir -p proj/src/deep && printf 12345 > proj/src/main.py && ln -s src/main.py proj/link && chmod 600 proj/src/main.py')
+  const top = await sbx.files.list('/home/user/proj')
+  assert.deepEqual(top.map((e) => [e.name, e.type, e.path]).sort(),
+    [['link', 'symlink', '/home/user/proj/link'], ['src', 'dir', '/home/user/proj/src']])
+  assert.equal(top.find((e) => e.name === 'link').symlinkTarget, 'src/main.py')
+  const deep = await sbx.files.list('proj', { depth: 2 })
+  assert.deepEqual(deep.map((e) => e.path).sort(),
+    ['/home/user/proj/link', '/home/user/proj/src', '/home/user/proj/src/deep', '/home/user/proj/src/main.py'])
+
+  const info = await sbx.files.getInfo('proj/src/main.py')
+  assert.equal(info.type, 'file')
+  assert.equal(info.size, 5)
+  assert.equal(info.permissions, '-rw-------')
+  assert.equal(info.mode, 0o600)
+  assert.ok(Math.abs(info.modifiedTime.getTime() - Date.now()) < 60_000, String(info.modifiedTime))
+  assert.equal(await sbx.files.exists('proj/src/main.py'), true)
+  assert.equal(await sbx.files.exists('proj/absent'), false)
+
+  assert.equal(await sbx.files.makeDir('/home/user/new/nested'), true)
+  assert.equal(await sbx.files.makeDir('/home/user/new/nested'), false, 'a second makeDir finds it there')
+  assert.equal((await sbx.commands.run('test -d new/nested && echo yes')).stdout, 'yes\n')
+
+  const moved = await sbx.files.rename('/home/user/proj/src/main.py', '/home/user/new/app.py')
+  assert.equal(moved.path, '/home/user/new/app.py')
+  assert.equal((await sbx.commands.run('cat new/app.py')).stdout, '12345')
+
+  await sbx.files.remove('/home/user/proj')
+  assert.equal((await sbx.commands.run('test -e proj || echo gone')).stdout, 'gone\n')
+  await assert.rejects(sbx.files.remove('/home/user/proj'), (err) => err.name === 'FileNotFoundError')
+  await assert.rejects(sbx.files.list('/home/user/proj'), (err) => err.name === 'FileNotFoundError')
   await sbx.kill()
+})
+
+test('files: list, remove and rename stay in the sandbox too', async () => {
+  const outside = mkdtempSync(path.join(tmpdir(), 'sd-outside-'))
+  writeFileSync(path.join(outside, 'keep.txt'), 'host file')
+  try {
+    const sbx = await Sandbox.create('base', backend.opts)
+    await sbx.commands.run(`ln -s ${outside} out; mkdir -p d; ln -s ${outside} d/link`)
+    // Listed as a link, never followed out of the sandbox.
+    const listed = await sbx.files.list('/home/user/d', { depth: 5 })
+    assert.deepEqual(listed.map((e) => [e.name, e.type]), [['link', 'symlink']])
+    await assert.rejects(sbx.files.list('/home/user/out'), (err) => err.name === 'FileNotFoundError')
+    await assert.rejects(sbx.files.getInfo(`/home/user/out/keep.txt`), (err) => err.name === 'FileNotFoundError')
+    // Removing the folder holding the link removes the link, not what it names.
+    await sbx.files.remove('/home/user/d')
+    await assert.rejects(sbx.files.remove('/home/user/out/keep.txt'), (err) => err.name === 'FileNotFoundError')
+    await assert.rejects(sbx.files.rename('/home/user/out/keep.txt', '/home/user/stolen.txt'), (err) => err.name === 'FileNotFoundError')
+    assert.deepEqual(readdirSync(outside), ['keep.txt'])
+    assert.equal(readFileSync(path.join(outside, 'keep.txt'), 'utf8'), 'host file')
+    await assert.rejects(sbx.files.watchDir('/home/user', () => {}), /filesystem\.Filesystem\/WatchDir is not implemented by the local envd/)
+    await sbx.kill()
+  } finally {
+    rmSync(outside, { recursive: true, force: true })
+  }
 })
 
 test('50 MCP sandboxes created at once all start (each command stream begins with its start)', async () => {
