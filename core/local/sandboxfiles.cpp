@@ -122,6 +122,12 @@ QString parentOf(const QString &sandboxPath)
     return parent.isEmpty() ? QStringLiteral("/") : parent;
 }
 
+/// The folder holding `sandboxPath`, opened (O_PATH) inside the sandbox.
+int openParent(int rootFd, const QString &sandboxPath)
+{
+    return openInRoot(rootFd, relativeToRoot(parentOf(sandboxPath)), O_PATH | O_DIRECTORY);
+}
+
 QByteArray nameOf(const QString &sandboxPath)
 {
     return QFile::encodeName(sandboxPath.section(QLatin1Char('/'), -1));
@@ -295,7 +301,7 @@ SandboxFiles::Result SandboxFiles::stat(const QString &path, Entry *entry) const
         return openFailure(target);
     if (target == QLatin1String("/"))
         return entryAt(root.get(), "", target, entry);
-    const Fd parent(openInRoot(root.get(), relativeToRoot(parentOf(target)), O_PATH | O_DIRECTORY));
+    const Fd parent(openParent(root.get(), target));
     if (!parent.valid())
         return openFailure(target);
     return entryAt(parent.get(), nameOf(target).constData(), target, entry);
@@ -388,7 +394,7 @@ SandboxFiles::Result SandboxFiles::remove(const QString &path) const
     const Fd root(openRoot(m_root));
     if (!root.valid())
         return openFailure(target);
-    const Fd parent(openInRoot(root.get(), relativeToRoot(parentOf(target)), O_PATH | O_DIRECTORY));
+    const Fd parent(openParent(root.get(), target));
     if (!parent.valid())
         return openFailure(target);
     const QByteArray name = nameOf(target);
@@ -409,14 +415,12 @@ SandboxFiles::Result SandboxFiles::move(const QString &from, const QString &to, 
     const Fd root(openRoot(m_root));
     if (!root.valid())
         return openFailure(source);
-    const Fd sourceParent(
-        openInRoot(root.get(), relativeToRoot(parentOf(source)), O_PATH | O_DIRECTORY));
+    const Fd sourceParent(openParent(root.get(), source));
     if (!sourceParent.valid())
         return openFailure(source);
     if (Result made = makeFolders(root.get(), parentOf(destination), false); !made.ok())
         return made;
-    const Fd destinationParent(
-        openInRoot(root.get(), relativeToRoot(parentOf(destination)), O_PATH | O_DIRECTORY));
+    const Fd destinationParent(openParent(root.get(), destination));
     if (!destinationParent.valid())
         return openFailure(destination);
     if (::renameat(sourceParent.get(), nameOf(source).constData(), destinationParent.get(),
