@@ -539,10 +539,11 @@ void EnvdService::serveFiles(
     const QString path = request.query.queryItemValue(QStringLiteral("path"), QUrl::FullyDecoded);
     const SandboxFiles files(rt->fs().root());
     const auto replyFailure = [&](const SandboxFiles::Result &result) {
-        static const QHash<SandboxFiles::Failure, int> statuses { { SandboxFiles::Failure::NotFound,
-                                                                      404 },
-            { SandboxFiles::Failure::NotAFile, 400 }, { SandboxFiles::Failure::TooLarge, 413 },
-            { SandboxFiles::Failure::Unsupported, 501 }, { SandboxFiles::Failure::Other, 500 } };
+        static const QHash<SandboxFiles::Failure, int> statuses {
+            { SandboxFiles::Failure::NotFound, 404 }, { SandboxFiles::Failure::NotAFile, 400 },
+            { SandboxFiles::Failure::AlreadyExists, 409 }, { SandboxFiles::Failure::TooLarge, 413 },
+            { SandboxFiles::Failure::Unsupported, 501 }, { SandboxFiles::Failure::Other, 500 }
+        };
         writeResponse(socket,
             HttpResponse::error(statuses.value(result.failure, 500), result.message), keepAlive);
     };
