@@ -6,6 +6,7 @@
 #include <QDir>
 #include <QFile>
 #include <QStringList>
+#include <QUuid>
 
 #include <cerrno>
 #include <cstring>
@@ -401,6 +402,18 @@ SandboxFiles::Result SandboxFiles::remove(const QString &path) const
     struct stat st;
     if (::fstatat(parent.get(), name.constData(), &st, AT_SYMLINK_NOFOLLOW) != 0)
         return openFailure(target);
+    if (S_ISDIR(st.st_mode)) {
+        // A folder of any size: gone from its place at once (moved to the sandbox's
+        // root, which its processes do not see), deleted on the removal pool.
+        const QString aside
+            = QStringLiteral(".removed-files-") + QUuid::createUuid().toString(QUuid::Id128);
+        if (::renameat(
+                parent.get(), name.constData(), root.get(), QFile::encodeName(aside).constData())
+            == 0) {
+            SandboxFs::removeTreeLater(m_root + QLatin1Char('/') + aside);
+            return {};
+        }
+    }
     if (!SandboxFs::removeTreeAt(parent.get(), name.constData()))
         return failure(Failure::Other, tr("%1 could not be removed completely").arg(target));
     return {};

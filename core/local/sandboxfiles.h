@@ -81,7 +81,8 @@ public:
     /// The entries of the folder `path`, and of its folders down to `depth` levels
     /// (1: its own entries); symlinks are listed, never followed.
     Result list(const QString &path, int depth, QList<Entry> *entries) const;
-    /// Deletes the file, symlink or folder (with everything in it) at `path`.
+    /// Deletes the file, symlink or folder (with everything in it) at `path`. A folder
+    /// is gone from its place on return and deleted on SandboxFs's removal pool.
     Result remove(const QString &path) const;
     /// Renames `from` to `to`, replacing a file there.
     Result move(const QString &from, const QString &to, Entry *entry) const;

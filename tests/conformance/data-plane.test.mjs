@@ -168,6 +168,11 @@ test('files: list, exists, getInfo, makeDir, rename, remove', async () => {
 
   await sbx.files.remove('/home/user/proj')
   assert.equal((await sbx.commands.run('test -e proj || echo gone')).stdout, 'gone\n')
+  // Moved out of the sandbox's sight at once, deleted soon after.
+  const folder = path.join(backend.stateDir, 'sandboxes', sbx.sandboxId)
+  for (let i = 0; i < 300 && readdirSync(folder).some((n) => n.startsWith('.removed-')); ++i)
+    await new Promise((r) => setTimeout(r, 100))
+  assert.deepEqual(readdirSync(folder).filter((n) => n.startsWith('.removed-')), [])
   await assert.rejects(sbx.files.remove('/home/user/proj'), (err) => err.name === 'FileNotFoundError')
   await assert.rejects(sbx.files.list('/home/user/proj'), (err) => err.name === 'FileNotFoundError')
   await sbx.kill()
