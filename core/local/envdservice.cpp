@@ -49,7 +49,10 @@ QString connectCode(SandboxFiles::Failure failure)
     case SandboxFiles::Failure::NotFound:
         return QStringLiteral("not_found");
     case SandboxFiles::Failure::NotAFile:
+    case SandboxFiles::Failure::NotAFolder:
         return QStringLiteral("invalid_argument");
+    case SandboxFiles::Failure::PermissionDenied:
+        return QStringLiteral("permission_denied");
     case SandboxFiles::Failure::AlreadyExists:
         return QStringLiteral("already_exists");
     case SandboxFiles::Failure::TooLarge:
@@ -539,11 +542,12 @@ void EnvdService::serveFiles(
     const QString path = request.query.queryItemValue(QStringLiteral("path"), QUrl::FullyDecoded);
     const SandboxFiles files(rt->fs().root());
     const auto replyFailure = [&](const SandboxFiles::Result &result) {
-        static const QHash<SandboxFiles::Failure, int> statuses {
-            { SandboxFiles::Failure::NotFound, 404 }, { SandboxFiles::Failure::NotAFile, 400 },
+        static const QHash<SandboxFiles::Failure, int> statuses { { SandboxFiles::Failure::NotFound,
+                                                                      404 },
+            { SandboxFiles::Failure::NotAFile, 400 }, { SandboxFiles::Failure::NotAFolder, 400 },
+            { SandboxFiles::Failure::PermissionDenied, 403 },
             { SandboxFiles::Failure::AlreadyExists, 409 }, { SandboxFiles::Failure::TooLarge, 413 },
-            { SandboxFiles::Failure::Unsupported, 501 }, { SandboxFiles::Failure::Other, 500 }
-        };
+            { SandboxFiles::Failure::Unsupported, 501 }, { SandboxFiles::Failure::Other, 500 } };
         writeResponse(socket,
             HttpResponse::error(statuses.value(result.failure, 500), result.message), keepAlive);
     };

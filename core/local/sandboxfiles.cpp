@@ -84,8 +84,11 @@ SandboxFiles::Result failure(SandboxFiles::Failure kind, const QString &message)
 SandboxFiles::Result openFailure(const QString &path)
 {
     const int error = errno;
-    if (error == ENOENT || error == ENOTDIR)
+    if (error == ENOENT)
         return failure(SandboxFiles::Failure::NotFound, tr("no file or folder at %1").arg(path));
+    if (error == ENOTDIR)
+        return failure(SandboxFiles::Failure::NotAFolder,
+            tr("%1 is not a folder, or a folder on its path is a file").arg(path));
     if (error == ENOSYS)
         return failure(SandboxFiles::Failure::Unsupported,
             tr("files need Linux 5.6 or later on the backend's computer (openat2)"));
@@ -97,6 +100,30 @@ SandboxFiles::Result openFailure(const QString &path)
         return failure(SandboxFiles::Failure::NotAFile, tr("%1 is not a regular file").arg(path));
     return failure(SandboxFiles::Failure::Other,
         tr("%1: %2").arg(path, QString::fromLocal8Bit(std::strerror(error))));
+}
+
+/// Refused unless `path` (a cleaned sandbox path) is in one of the sandbox's own
+/// folders, or, with `folderItself`, one of those folders itself: in the jail each is
+/// mounted in its place, so it cannot be removed or moved, only emptied.
+SandboxFiles::Result checkReach(const QString &path, bool folderItself)
+{
+    const QStringList &own = SandboxFiles::ownFolders();
+    for (const QString &folder : own) {
+        if (path == folder) {
+            if (folderItself)
+                return {};
+            return failure(SandboxFiles::Failure::PermissionDenied,
+                tr("%1 is one of the sandbox's own folders; it cannot be removed or moved, "
+                   "only what is in it")
+                    .arg(path));
+        }
+        if (path.startsWith(folder) && path.at(folder.size()) == QLatin1Char('/'))
+            return {};
+    }
+    return failure(SandboxFiles::Failure::PermissionDenied,
+        tr("%1 is outside the sandbox's own folders (%2): in a local sandbox the rest is the "
+           "host's, read-only. Use a path in one of them")
+            .arg(path, own.join(QStringLiteral(", "))));
 }
 
 /// Checks that `fd` (opened for `path`) is a regular file.
@@ -151,8 +178,16 @@ SandboxFiles::Result makeFolders(int rootFd, const QString &folder, bool refuseE
             continue;
         if (errno != EEXIST)
             return openFailure(made);
-        if (refuseExisting && i == names.size() - 1)
+        if (refuseExisting && i == names.size() - 1) {
+            struct stat st;
+            const bool folder
+                = ::fstatat(parent.get(), QFile::encodeName(names.at(i)).constData(), &st, 0) == 0
+                && S_ISDIR(st.st_mode);
+            if (!folder)
+                return failure(SandboxFiles::Failure::NotAFolder,
+                    tr("%1 exists and is not a folder").arg(made));
             return failure(SandboxFiles::Failure::AlreadyExists, tr("%1 already exists").arg(made));
+        }
     }
     return {};
 }
@@ -176,11 +211,10 @@ SandboxFiles::Result entryAt(
     int dirFd, const char *name, const QString &path, SandboxFiles::Entry *entry)
 {
     struct stat st;
-    if (::fstatat(dirFd, name, &st, AT_SYMLINK_NOFOLLOW | (*name ? 0 : AT_EMPTY_PATH)) != 0)
+    if (::fstatat(dirFd, name, &st, AT_SYMLINK_NOFOLLOW) != 0)
         return openFailure(path);
     using Type = SandboxFiles::Entry::Type;
-    entry->name
-        = path == QLatin1String("/") ? QStringLiteral("/") : path.section(QLatin1Char('/'), -1);
+    entry->name = path.section(QLatin1Char('/'), -1);
     entry->path = path;
     entry->type = S_ISREG(st.st_mode) ? Type::File
         : S_ISDIR(st.st_mode)         ? Type::Folder
@@ -210,10 +244,21 @@ SandboxFiles::SandboxFiles(QString root)
     : m_root(std::move(root))
 { }
 
+const QStringList &SandboxFiles::ownFolders()
+{
+    static const QStringList folders { QStringLiteral("/home/user"), QStringLiteral("/tmp"),
+        QStringLiteral("/etc/mcp-gateway") };
+    return folders;
+}
+
 QString SandboxFiles::sandboxPath(const QString &path)
 {
-    const QString absolute
-        = path.startsWith(QLatin1Char('/')) ? path : QStringLiteral("/home/user/") + path;
+    // "~" is the user's home, as envd expands it; root's is the same here (it runs as
+    // the sandbox's user).
+    const bool home = path == QLatin1String("~") || path.startsWith(QLatin1String("~/"));
+    const QString absolute = home           ? QStringLiteral("/home/user") + path.mid(1)
+        : path.startsWith(QLatin1Char('/')) ? path
+                                            : QStringLiteral("/home/user/") + path;
     QString clean = QDir::cleanPath(absolute);
     // Above the root is the root, as in any path lookup.
     while (clean.startsWith(QLatin1String("/..")))
@@ -224,6 +269,8 @@ QString SandboxFiles::sandboxPath(const QString &path)
 SandboxFiles::Result SandboxFiles::read(const QString &path, QByteArray *data) const
 {
     const QString target = sandboxPath(path);
+    if (Result reach = checkReach(target, true); !reach.ok())
+        return reach;
     const Fd root(openRoot(m_root));
     if (!root.valid())
         return openFailure(target);
@@ -264,8 +311,8 @@ SandboxFiles::Result SandboxFiles::read(const QString &path, QByteArray *data) c
 SandboxFiles::Result SandboxFiles::write(const QString &path, const QByteArray &data) const
 {
     const QString target = sandboxPath(path);
-    if (target == QLatin1String("/"))
-        return failure(Failure::NotAFile, tr("/ is a folder"));
+    if (Result reach = checkReach(target, true); !reach.ok())
+        return reach;
     const Fd root(openRoot(m_root));
     if (!root.valid())
         return openFailure(target);
@@ -276,6 +323,8 @@ SandboxFiles::Result SandboxFiles::write(const QString &path, const QByteArray &
     // Not truncated before it is known to be a regular file; non-blocking, for a FIFO.
     const Fd file(
         openInRoot(root.get(), relativeToRoot(target), O_WRONLY | O_CREAT | O_NONBLOCK, 0644));
+    if (!file.valid() && errno == ENOTDIR) // its folders are there: one is a file
+        return failure(Failure::NotAFolder, tr("%1 is not a folder").arg(parentOf(target)));
     if (!file.valid())
         return openFailure(target);
     struct stat st;
@@ -297,11 +346,11 @@ SandboxFiles::Result SandboxFiles::write(const QString &path, const QByteArray &
 SandboxFiles::Result SandboxFiles::stat(const QString &path, Entry *entry) const
 {
     const QString target = sandboxPath(path);
+    if (Result reach = checkReach(target, true); !reach.ok())
+        return reach;
     const Fd root(openRoot(m_root));
     if (!root.valid())
         return openFailure(target);
-    if (target == QLatin1String("/"))
-        return entryAt(root.get(), "", target, entry);
     const Fd parent(openParent(root.get(), target));
     if (!parent.valid())
         return openFailure(target);
@@ -311,6 +360,8 @@ SandboxFiles::Result SandboxFiles::stat(const QString &path, Entry *entry) const
 SandboxFiles::Result SandboxFiles::makeDir(const QString &path, Entry *entry) const
 {
     const QString target = sandboxPath(path);
+    if (Result reach = checkReach(target, true); !reach.ok())
+        return reach;
     const Fd root(openRoot(m_root));
     if (!root.valid())
         return openFailure(target);
@@ -322,12 +373,16 @@ SandboxFiles::Result SandboxFiles::makeDir(const QString &path, Entry *entry) co
 SandboxFiles::Result SandboxFiles::list(const QString &path, int depth, QList<Entry> *entries) const
 {
     const QString target = sandboxPath(path);
+    if (Result reach = checkReach(target, true); !reach.ok())
+        return reach;
     const Fd root(openRoot(m_root));
     if (!root.valid())
         return openFailure(target);
     // The folder itself may be reached through a symlink (inside the sandbox); below
     // it, nothing is followed.
     const int top = openInRoot(root.get(), relativeToRoot(target), O_RDONLY | O_DIRECTORY);
+    if (top < 0 && errno == ENOTDIR)
+        return failure(Failure::NotAFolder, tr("%1 is not a folder").arg(target));
     if (top < 0)
         return openFailure(target);
     struct Level
@@ -342,7 +397,7 @@ SandboxFiles::Result SandboxFiles::list(const QString &path, int depth, QList<En
         ::close(top);
         return openFailure(target);
     }
-    stack.push_back({ topDir, target == QLatin1String("/") ? QString() : target, 1 });
+    stack.push_back({ topDir, target, 1 });
     entries->clear();
     Result result;
     while (!stack.empty() && result.ok()) {
@@ -390,18 +445,19 @@ SandboxFiles::Result SandboxFiles::list(const QString &path, int depth, QList<En
 SandboxFiles::Result SandboxFiles::remove(const QString &path) const
 {
     const QString target = sandboxPath(path);
-    if (target == QLatin1String("/"))
-        return failure(Failure::NotAFile, tr("/ cannot be removed"));
+    if (Result reach = checkReach(target, false); !reach.ok())
+        return reach;
     const Fd root(openRoot(m_root));
     if (!root.valid())
         return openFailure(target);
+    // Nothing there is what was asked for, as envd's RemoveAll has it.
     const Fd parent(openParent(root.get(), target));
     if (!parent.valid())
-        return openFailure(target);
+        return errno == ENOENT ? Result() : openFailure(target);
     const QByteArray name = nameOf(target);
     struct stat st;
     if (::fstatat(parent.get(), name.constData(), &st, AT_SYMLINK_NOFOLLOW) != 0)
-        return openFailure(target);
+        return errno == ENOENT ? Result() : openFailure(target);
     if (S_ISDIR(st.st_mode)) {
         // A folder of any size: gone from its place at once (moved to the sandbox's
         // root, which its processes do not see), deleted on the removal pool.
@@ -423,8 +479,10 @@ SandboxFiles::Result SandboxFiles::move(const QString &from, const QString &to, 
 {
     const QString source = sandboxPath(from);
     const QString destination = sandboxPath(to);
-    if (source == QLatin1String("/") || destination == QLatin1String("/"))
-        return failure(Failure::NotAFile, tr("/ cannot be moved or replaced"));
+    if (Result reach = checkReach(source, false); !reach.ok())
+        return reach;
+    if (Result reach = checkReach(destination, false); !reach.ok())
+        return reach;
     const Fd root(openRoot(m_root));
     if (!root.valid())
         return openFailure(source);

@@ -4,6 +4,7 @@
 #include <QDateTime>
 #include <QList>
 #include <QString>
+#include <QStringList>
 
 namespace sd::local {
 
@@ -12,6 +13,10 @@ namespace sd::local {
 /// there by hostile code: every path is resolved inside it (openat2 RESOLVE_IN_ROOT),
 /// so a symlink or ".." a process left leads back into the sandbox, never out to the
 /// host; only regular files are read or written, never opened blocking.
+///
+/// Only the folders the sandbox's processes can write are reached (ownFolders()); the
+/// rest of what they see is the host's, read-only, so a file written there through
+/// this class would be one no process could see.
 class SandboxFiles
 {
 public:
@@ -23,7 +28,9 @@ public:
         None,
         NotFound,
         NotAFile,
+        NotAFolder,
         AlreadyExists,
+        PermissionDenied,
         TooLarge,
         Unsupported,
         Other
@@ -65,8 +72,11 @@ public:
     /// Entries a listing returns, at most.
     static constexpr int MaxListEntries = 100000;
 
+    /// The folders this class reaches, as the sandbox's processes see them.
+    static const QStringList &ownFolders();
+
     /// The path as the sandbox's processes name it: absolute, or relative to
-    /// /home/user; cleaned, so "a/../b" is "/home/user/b".
+    /// /home/user, where "~" is too; cleaned, so "a/../b" is "/home/user/b".
     static QString sandboxPath(const QString &path);
 
     /// Reads the regular file at `path` (a sandbox path) into `data`.
@@ -81,8 +91,9 @@ public:
     /// The entries of the folder `path`, and of its folders down to `depth` levels
     /// (1: its own entries); symlinks are listed, never followed.
     Result list(const QString &path, int depth, QList<Entry> *entries) const;
-    /// Deletes the file, symlink or folder (with everything in it) at `path`. A folder
-    /// is gone from its place on return and deleted on SandboxFs's removal pool.
+    /// Deletes the file, symlink or folder (with everything in it) at `path`; nothing
+    /// there is no failure. A folder is gone from its place on return and deleted on
+    /// SandboxFs's removal pool.
     Result remove(const QString &path) const;
     /// Renames `from` to `to`, replacing a file there.
     Result move(const QString &from, const QString &to, Entry *entry) const;

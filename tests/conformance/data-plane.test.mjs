@@ -188,8 +188,48 @@ test('files: list, exists, getInfo, makeDir, rename, remove', async () => {
   assert.equal((await sbx.commands.run('test -e proj || echo gone')).stdout, 'gone\n')
   // Moved out of the sandbox's sight at once, deleted soon after.
   assert.deepEqual(await removalsLeft(sbx), [])
-  await assert.rejects(sbx.files.remove('/home/user/proj'), (err) => err.name === 'FileNotFoundError')
+  // Nothing there is what remove asks for, as on E2B.
+  await sbx.files.remove('/home/user/proj')
   await assert.rejects(sbx.files.list('/home/user/proj'), (err) => err.name === 'FileNotFoundError')
+  await sbx.kill()
+})
+
+test('files: "~", and a file where a folder is needed, as envd has them', async () => {
+  const sbx = await Sandbox.create('base', backend.opts)
+  await sbx.files.write('~/t.txt', 'tilde')
+  assert.equal((await sbx.commands.run('cat /home/user/t.txt')).stdout, 'tilde')
+  assert.equal(await sbx.files.read('~/t.txt'), 'tilde')
+  assert.ok((await sbx.files.list('~')).some((e) => e.path === '/home/user/t.txt'))
+  const invalid = (message) => (err) => {
+    assert.equal(err.name, 'InvalidArgumentError', String(err))
+    assert.match(err.message, message)
+    return true
+  }
+  await assert.rejects(sbx.files.list('t.txt'), invalid(/\/home\/user\/t\.txt is not a folder/))
+  await assert.rejects(sbx.files.makeDir('t.txt'), invalid(/\/home\/user\/t\.txt exists and is not a folder/))
+  await assert.rejects(sbx.files.write('t.txt/child', 'x'), invalid(/\/home\/user\/t\.txt is not a folder/))
+  await sbx.kill()
+})
+
+test('files: only the folders the sandbox can write are reached, and they stay', async () => {
+  const sbx = await Sandbox.create('base', backend.opts)
+  const denied = (err) => {
+    assert.equal(err.name, 'SandboxError', String(err))
+    assert.match(err.message, /is outside the sandbox's own folders \(\/home\/user, \/tmp, \/etc\/mcp-gateway\)/)
+    return true
+  }
+  // Written there, a file would be one no command in the sandbox could see.
+  for (const p of ['/usr/x', '/opt/app/x', '/x', '/etc/myconf'])
+    await assert.rejects(sbx.files.write(p, 'lost'), denied, p)
+  await assert.rejects(sbx.files.list('/'), denied)
+  await assert.rejects(sbx.files.makeDir('/var/tmp/x'), denied)
+  await assert.rejects(sbx.files.rename('/home/user/.profile', '/opt/profile'), denied)
+  const mounted = (err) => /is one of the sandbox's own folders; it cannot be removed or moved/.test(err.message)
+  await assert.rejects(sbx.files.remove('/tmp'), mounted)
+  await assert.rejects(sbx.files.remove('/home/user'), mounted)
+  await assert.rejects(sbx.files.rename('/tmp', '/home/user/t'), mounted)
+  assert.equal((await sbx.commands.run('touch /tmp/x && echo ok')).stdout, 'ok\n')
+  assert.deepEqual(await removalsLeft(sbx), [])
   await sbx.kill()
 })
 
@@ -205,7 +245,7 @@ test('files: list, remove and rename stay in the sandbox too', async () => {
     // Removing the folder holding the link removes the link, not what it names.
     await sbx.files.remove('/home/user/d')
     assert.deepEqual(await removalsLeft(sbx), []) // deleted, before the host folder is checked
-    await assert.rejects(sbx.files.remove('/home/user/out/keep.txt'), (err) => err.name === 'FileNotFoundError')
+    await sbx.files.remove('/home/user/out/keep.txt') // nothing there in the sandbox
     await assert.rejects(sbx.files.rename('/home/user/out/keep.txt', '/home/user/stolen.txt'), (err) => err.name === 'FileNotFoundError')
     await assert.rejects(sbx.files.watchDir('/home/user', () => {}), /filesystem\.Filesystem\/WatchDir is not implemented by the local envd/)
     await sbx.kill()
