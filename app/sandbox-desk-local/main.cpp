@@ -102,6 +102,9 @@ const char *const ApiKeyVariable = "SANDBOX_DESK_LOCAL_API_KEY";
 
 int main(int argc, char **argv)
 {
+    // Nothing this process inherited (a descriptor its starter left open) reaches what
+    // it starts: sandboxes' processes would otherwise hold it.
+    sd::local::closeDescriptorsOnExec();
     // Every request is logged, refused ones too: a client must not write to the terminal.
     sd::installTerminalSafeLogging();
     QCoreApplication app(argc, argv);

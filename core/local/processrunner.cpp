@@ -19,10 +19,18 @@
 
 #include <cerrno>
 #include <csignal>
+#include <cstddef>
 #include <cstdio>
 #include <cstring>
 #include <fcntl.h>
+#include <linux/audit.h>
+#include <linux/close_range.h>
+#include <linux/filter.h>
+#include <linux/keyctl.h>
+#include <linux/seccomp.h>
 #include <sys/prctl.h>
+#include <sys/stat.h>
+#include <sys/syscall.h>
 #include <unistd.h>
 
 namespace sd::local {
@@ -144,12 +152,16 @@ QString pidNamespaceOf(qint64 pid)
     return n > 0 ? QString::fromLatin1(buffer, n) : QString();
 }
 
+// What List reports of one process's command line, at most: a sandbox's process
+// chooses its own, and could make each megabytes long.
+constexpr qint64 MaxCmdlineBytes = 16 * 1024;
+
 QStringList cmdline(qint64 pid)
 {
     QFile file(QStringLiteral("/proc/%1/cmdline").arg(pid));
     if (!file.open(QIODevice::ReadOnly))
         return {};
-    QByteArray data = file.readAll();
+    QByteArray data = file.read(MaxCmdlineBytes);
     // A process that rewrote its arguments in place (`mcp-gateway serve` does) leaves
     // the rest of the old ones as NUL bytes; they are not arguments.
     while (data.endsWith('\0'))
@@ -195,11 +207,49 @@ QString signalStatus(int signal)
 }
 
 // Runs in the forked child before exec: its own session (so the group can be
-// signalled as one) and death with the backend.
+// signalled as one) and death with the backend. No descriptor the backend holds or
+// inherited reaches what it runs (the copies made after this, with dup2, do), and it
+// gets a session keyring of its own, empty, instead of the backend's.
 void detachChild()
 {
     ::setsid();
     ::prctl(PR_SET_PDEATHSIG, SIGKILL);
+    closeDescriptorsOnExec();
+    ::syscall(SYS_keyctl, KEYCTL_JOIN_SESSION_KEYRING, nullptr);
+}
+
+#if defined(__x86_64__)
+// A jailed process may not use the kernel's keyrings at all (add_key, request_key and
+// keyctl fail with ENOSYS): the user keyring is the backend user's, shared with every
+// sandbox and, run by root, with root's. Container runtimes deny them by default too.
+// At namespace scope, constant: a forked child may not initialize a static.
+const sock_filter DenyKeyringsFilter[] = {
+    /* 0 */ BPF_STMT(BPF_LD | BPF_W | BPF_ABS, offsetof(seccomp_data, arch)),
+    /* 1 */ BPF_JUMP(BPF_JMP | BPF_JEQ | BPF_K, AUDIT_ARCH_X86_64, 0, 6), // else 8
+    /* 2 */ BPF_STMT(BPF_LD | BPF_W | BPF_ABS, offsetof(seccomp_data, nr)),
+    /* 3 */ BPF_STMT(BPF_ALU | BPF_AND | BPF_K, ~0x40000000U), // x32 calls too
+    /* 4 */ BPF_JUMP(BPF_JMP | BPF_JEQ | BPF_K, __NR_add_key, 7, 0), // 12
+    /* 5 */ BPF_JUMP(BPF_JMP | BPF_JEQ | BPF_K, __NR_request_key, 6, 0), // 12
+    /* 6 */ BPF_JUMP(BPF_JMP | BPF_JEQ | BPF_K, __NR_keyctl, 5, 0), // 12
+    /* 7 */ BPF_STMT(BPF_RET | BPF_K, SECCOMP_RET_ALLOW),
+    // i386 programs: add_key 286, request_key 287, keyctl 288.
+    /* 8 */ BPF_JUMP(BPF_JMP | BPF_JEQ | BPF_K, AUDIT_ARCH_I386, 0, 4), // else 13
+    /* 9 */ BPF_STMT(BPF_LD | BPF_W | BPF_ABS, offsetof(seccomp_data, nr)),
+    /* 10 */ BPF_JUMP(BPF_JMP | BPF_JGE | BPF_K, 286, 0, 2), // else 13
+    /* 11 */ BPF_JUMP(BPF_JMP | BPF_JGT | BPF_K, 288, 1, 0), // 13, else 12
+    /* 12 */ BPF_STMT(BPF_RET | BPF_K, SECCOMP_RET_ERRNO | ENOSYS),
+    /* 13 */ BPF_STMT(BPF_RET | BPF_K, SECCOMP_RET_ALLOW),
+};
+#endif
+
+void denyKeyrings()
+{
+#if defined(__x86_64__)
+    sock_fprog program {};
+    program.len = sizeof DenyKeyringsFilter / sizeof DenyKeyringsFilter[0];
+    program.filter = const_cast<sock_filter *>(DenyKeyringsFilter);
+    ::prctl(PR_SET_SECCOMP, SECCOMP_MODE_FILTER, &program, 0, 0);
+#endif
 }
 
 // The same for a process entering a jail, which also can never gain privileges
@@ -209,6 +259,7 @@ void detachJailedChild()
 {
     detachChild();
     ::prctl(PR_SET_NO_NEW_PRIVS, 1, 0, 0, 0);
+    denyKeyrings();
 }
 
 /// The children of `pid` now, from /proc.
@@ -236,6 +287,14 @@ QString slirpPath() { return QStandardPaths::findExecutable(QStringLiteral("slir
 const QByteArray JailResolvConf = "nameserver 10.0.2.3\n";
 
 } // namespace
+
+void closeDescriptorsOnExec()
+{
+    if (::syscall(SYS_close_range, 3U, ~0U, CLOSE_RANGE_CLOEXEC) != 0) {
+        for (int fd = 3; fd < 4096; ++fd) // kernels before 5.11
+            ::fcntl(fd, F_SETFD, FD_CLOEXEC);
+    }
+}
 
 QString isolationName(Isolation isolation)
 {
@@ -280,6 +339,53 @@ qint64 fileSystemSize(const QString &root)
             QDeadlineTimer(std::chrono::minutes(1)) };
     }
     return cached.size;
+}
+
+/// What under /etc not every user of the host may read: files without read permission
+/// for others, folders without read and search permission for them. The sandbox's
+/// user is the backend's (root, if root runs it), and would read them as their owner.
+/// Found once per run, at the first jail, going no deeper than 8 folders.
+struct PrivateEtc
+{
+    QStringList topLevel; ///< entries of /etc itself: not mounted
+    QStringList folders; ///< further down: hidden under an empty folder
+    QStringList files; ///< further down: hidden under /dev/null
+};
+
+const PrivateEtc &privateEtc()
+{
+    static const PrivateEtc found = [] {
+        PrivateEtc out;
+        const auto isPrivate = [](const struct stat &st) {
+            return S_ISDIR(st.st_mode) ? (st.st_mode & (S_IROTH | S_IXOTH)) != (S_IROTH | S_IXOTH)
+                                       : S_ISREG(st.st_mode) && !(st.st_mode & S_IROTH);
+        };
+        std::vector<std::pair<QString, int>> pending { { QStringLiteral("/etc"), 0 } };
+        while (!pending.empty()) {
+            const auto [folder, depth] = pending.back();
+            pending.pop_back();
+            const QStringList names = QDir(folder).entryList(
+                QDir::AllEntries | QDir::NoDotAndDotDot | QDir::Hidden | QDir::System);
+            for (const QString &name : names) {
+                // Not mounted at all, or the sandbox's own.
+                if (depth == 0 && HiddenEtc.contains(name))
+                    continue;
+                const QString path = folder + QLatin1Char('/') + name;
+                struct stat st;
+                if (::lstat(QFile::encodeName(path).constData(), &st) != 0)
+                    continue;
+                if (isPrivate(st))
+                    (depth == 0                   ? out.topLevel
+                            : S_ISDIR(st.st_mode) ? out.folders
+                                                  : out.files)
+                        .append(path);
+                else if (S_ISDIR(st.st_mode) && depth < 8)
+                    pending.push_back({ path, depth + 1 });
+            }
+        }
+        return out;
+    }();
+    return found;
 }
 
 QProcessEnvironment hostToolEnvironment()
@@ -575,13 +681,21 @@ void SandboxRuntime::startJail()
     const QStringList etc
         = QDir(QStringLiteral("/etc"))
               .entryList(QDir::AllEntries | QDir::NoDotAndDotDot | QDir::Hidden | QDir::System);
+    const PrivateEtc &hidden = privateEtc();
     for (const QString &entry : etc) {
-        if (HiddenEtc.contains(entry)
+        const QString path = QStringLiteral("/etc/") + entry;
+        if (HiddenEtc.contains(entry) || hidden.topLevel.contains(path)
             || (m_config.allowInternetAccess && entry == QLatin1String("resolv.conf")))
             continue;
-        const QString path = QStringLiteral("/etc/") + entry;
         args << QStringLiteral("--ro-bind-try") << path << path;
     }
+    // What only its owner may read stays unread: an empty folder no one may open, an
+    // empty file that cannot be opened (/dev/null, on a mount without devices).
+    for (const QString &folder : hidden.folders)
+        args << QStringLiteral("--perms") << QStringLiteral("0000") << QStringLiteral("--size")
+             << QStringLiteral("4096") << QStringLiteral("--tmpfs") << folder;
+    for (const QString &file : hidden.files)
+        args << QStringLiteral("--ro-bind") << QStringLiteral("/dev/null") << file;
     QList<std::pair<QString, QByteArray>> ownEtc { { QStringLiteral("passwd"), JailPasswd },
         { QStringLiteral("group"), JailGroup } };
     if (m_config.allowInternetAccess)
@@ -602,10 +716,14 @@ void SandboxRuntime::startJail()
     if (m_config.templateId == QLatin1String("mcp-gateway") && !m_gatewayBinDir.isEmpty())
         args << QStringLiteral("--ro-bind") << QFileInfo(gateway).canonicalFilePath()
              << JailGatewayDir + QStringLiteral("/mcp-gateway");
-    args << QStringLiteral("--proc") << QStringLiteral("/proc") << QStringLiteral("--dev")
-         << QStringLiteral("/dev") << QStringLiteral("--unshare-pid")
-         << QStringLiteral("--unshare-ipc") << QStringLiteral("--die-with-parent")
-         << QStringLiteral("--chdir") << QStringLiteral("/home/user");
+    args << QStringLiteral("--proc")
+         << QStringLiteral("/proc")
+         // The keys of the backend's user are no sandbox's business, not even by name.
+         << QStringLiteral("--ro-bind") << QStringLiteral("/dev/null")
+         << QStringLiteral("/proc/keys") << QStringLiteral("--dev") << QStringLiteral("/dev")
+         << QStringLiteral("--unshare-pid") << QStringLiteral("--unshare-ipc")
+         << QStringLiteral("--die-with-parent") << QStringLiteral("--chdir")
+         << QStringLiteral("/home/user");
     // Always a network namespace of its own: the host's would let a sandbox reach
     // every server on the host's loopback (this backend's port included) and every
     // abstract UNIX socket (X11's). Internet access, where allowed, comes through
@@ -630,6 +748,12 @@ void SandboxRuntime::startJail()
         detachChild();
     });
     connect(m_jail, &QProcess::readyReadStandardOutput, this, &SandboxRuntime::onJailOutput);
+    connect(m_jail, &QProcess::readyReadStandardError, this, [this] {
+        // bwrap's own complaint comes first; the rest is dropped, as on stdout.
+        const QByteArray error = m_jail->readAllStandardError();
+        if (!m_jailInit)
+            m_jailStderr.append(error.left(JailStderrKept - m_jailStderr.size()));
+    });
     connect(m_jail, &QProcess::finished, this, &SandboxRuntime::onJailFinished);
     connect(m_jail, &QProcess::errorOccurred, this, [this](QProcess::ProcessError error) {
         if (error == QProcess::FailedToStart)
@@ -647,9 +771,13 @@ void SandboxRuntime::startJail()
 
 void SandboxRuntime::onJailOutput()
 {
-    if (!m_jail || m_jailInit)
+    if (!m_jail)
         return;
-    if (!m_jail->readAllStandardOutput().contains("ready"))
+    // Read, always: once the jail is up, what comes here is a sandbox's (its processes
+    // can open the jail's own descriptors in /proc), and left unread it would pile up
+    // in this process, outside the sandbox's memory limit.
+    const QByteArray output = m_jail->readAllStandardOutput();
+    if (m_jailInit || !output.contains("ready"))
         return;
     m_jailPid = m_jail->processId();
     // bwrap forks the namespace's pid 1; that child is what nsenter joins.
@@ -718,7 +846,11 @@ void SandboxRuntime::startNetwork()
     m_network->setProcessEnvironment(hostToolEnvironment());
     m_network->setStandardInputFile(QProcess::nullDevice());
     m_network->setProcessChannelMode(QProcess::MergedChannels);
-    m_network->setChildProcessModifier([readyWrite] {
+    // In the sandbox's group: what it buffers for the sandbox's connections counts
+    // against the sandbox's memory, not the backend's.
+    const std::optional<QList<int>> joinFds = m_cgroup.openForJoining();
+    m_network->setChildProcessModifier([readyWrite, fds = joinFds.value_or(QList<int>())] {
+        SandboxCgroup::joinFromChild(fds);
         detachChild();
         ::fcntl(readyWrite, F_SETFD, 0); // the one descriptor it inherits
     });
@@ -744,6 +876,8 @@ void SandboxRuntime::startNetwork()
     });
     m_network->start();
     ::close(readyWrite);
+    if (joinFds)
+        SandboxCgroup::closeAfterJoining(*joinFds);
 }
 
 void SandboxRuntime::closeNetworkReadyFd()
@@ -777,9 +911,12 @@ void SandboxRuntime::stopNetwork()
 
 void SandboxRuntime::onJailFinished()
 {
+    const bool wasUp = m_jailInit > 0;
     if (m_jailError.isEmpty()) {
-        const QByteArray err = m_jail ? m_jail->readAllStandardError().trimmed() : QByteArray();
-        m_jailError = tr("the sandbox's jail ended: %1").arg(QString::fromLocal8Bit(err.left(300)));
+        if (m_jail && !m_jailInit)
+            m_jailStderr.append(m_jail->readAllStandardError().left(JailStderrKept));
+        m_jailError = tr("the sandbox's jail ended: %1")
+                          .arg(QString::fromLocal8Bit(m_jailStderr.trimmed().left(300)));
     }
     if (!m_stopped)
         qCWarning(lcLocal) << "sandbox" << sandboxId() << m_jailError;
@@ -790,6 +927,18 @@ void SandboxRuntime::onJailFinished()
     for (const QPointer<SandboxProcess> &process : pending) {
         if (process)
             process->fail(m_jailError);
+    }
+    if (wasUp && !m_stopped && m_jail) {
+        // Ended from inside (`kill -9 -1` reaches its placeholder): as after a reboot,
+        // the next command starts a new jail on the sandbox's folder, which is kept.
+        // A jail that never came up stays failed, or each command would retry it.
+        m_jailError.clear();
+        m_jailStderr.clear();
+        m_pidNamespace.clear();
+        m_networkSettled = false; // the new jail's network comes up anew
+        QProcess *jail = std::exchange(m_jail, nullptr);
+        jail->disconnect(this);
+        jail->deleteLater();
     }
 }
 
@@ -984,6 +1133,15 @@ QList<qint64> SandboxRuntime::sandboxPids() const
     return out;
 }
 
+QList<qint64> SandboxRuntime::pausedPids() const
+{
+    // Everything in the sandbox's group, where it has one: a process that made a PID
+    // namespace of its own (unshare) is not in the jail's, and must stop too.
+    if (const std::optional<QList<qint64>> grouped = m_cgroup.processes())
+        return *grouped;
+    return sandboxPids();
+}
+
 QList<sd::ProcessInfo> SandboxRuntime::listProcesses() const
 {
     QList<sd::ProcessInfo> out;
@@ -1043,7 +1201,7 @@ void SandboxRuntime::pause()
     // Twice: a child forked between the first scan and its parent's stop is caught
     // by the second.
     for (int pass = 0; pass < 2; ++pass) {
-        for (qint64 pid : sandboxPids())
+        for (qint64 pid : pausedPids())
             ::kill(pid_t(pid), SIGSTOP);
     }
     // Unjailed processes started by us are in the marker set already; a jailed one's
@@ -1056,7 +1214,7 @@ void SandboxRuntime::resume()
     if (!m_paused || m_stopped)
         return;
     m_paused = false;
-    for (qint64 pid : sandboxPids())
+    for (qint64 pid : pausedPids())
         ::kill(pid_t(pid), SIGCONT);
     for (SandboxProcess *p : processes())
         ::kill(pid_t(p->pid()), SIGCONT);

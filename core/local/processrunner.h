@@ -26,6 +26,10 @@
 
 namespace sd::local {
 
+/// Marks every descriptor above stderr close-on-exec, so nothing held or inherited
+/// reaches a program started later. Async-signal-safe: a forked child may call it.
+void closeDescriptorsOnExec();
+
 /// How a sandbox's processes are kept apart from the host.
 enum class Isolation
 {
@@ -182,6 +186,8 @@ public:
 
     /// Host pids of every process of the sandbox (jail included).
     QList<qint64> sandboxPids() const;
+    /// What pause() stops: every process in the sandbox's group, else sandboxPids().
+    QList<qint64> pausedPids() const;
 
 Q_SIGNALS:
     /// The sandbox is being torn down; streams should end with `reason`.
@@ -242,6 +248,8 @@ private:
     qint64 m_jailInit = 0; ///< pid 1 of the sandbox's namespace (host pid)
     qint64 m_jailPlaceholder = 0; ///< its child, `sleep infinity` (host pid)
     QString m_jailError;
+    static constexpr qsizetype JailStderrKept = 1024;
+    QByteArray m_jailStderr; ///< what bwrap said before the jail was up
     QPointer<QProcess> m_network; ///< slirp4netns, with internet access
     int m_networkReadyFd = -1; ///< read end of its --ready-fd pipe
     QPointer<QSocketNotifier> m_networkReady;

@@ -7,6 +7,7 @@
 #include <QThreadPool>
 
 #include <atomic>
+#include <cerrno>
 #include <cstdio>
 #include <cstring>
 #include <memory>
@@ -52,19 +53,33 @@ QString SandboxFs::gatewayDir() const { return m_root + QStringLiteral("/etc/mcp
 
 bool SandboxFs::create(const QString &profileLines, QString *error)
 {
+    const auto failed = [error](const QString &path) {
+        *error = QCoreApplication::translate(
+            "sd::local::SandboxFs", "could not create the sandbox directory %1")
+                     .arg(path);
+        return false;
+    };
+    // The folder of every sandbox and each sandbox's own are the owner's alone from the
+    // moment they exist: a descriptor another local user opened between a mkdir and a
+    // later chmod would outlive the chmod, and with it reach a sandbox's files and the
+    // setuid files a sandbox run by root can make.
+    const QString all = QFileInfo(m_root).absolutePath();
+    if (!QDir().mkpath(QFileInfo(all).absolutePath()))
+        return failed(all);
+    for (const QString &path : { all, m_root }) {
+        const QByteArray native = QFile::encodeName(path);
+        if (::mkdir(native.constData(), 0700) != 0 && errno != EEXIST)
+            return failed(path);
+        if (::chmod(native.constData(), 0700) != 0)
+            return failed(path);
+    }
     QDir dir;
     for (const QString &path : { home(), tmp(), gatewayDir() }) {
-        if (!dir.mkpath(path)) {
-            *error = QCoreApplication::translate(
-                "sd::local::SandboxFs", "could not create the sandbox directory %1")
-                         .arg(path);
-            return false;
-        }
+        if (!dir.mkpath(path))
+            return failed(path);
     }
-    QFile::setPermissions(
-        m_root, QFileDevice::ReadOwner | QFileDevice::WriteOwner | QFileDevice::ExeOwner);
-    // /tmp is world-writable, as on any Linux.
-    QFile::setPermissions(tmp(), QFileDevice::Permissions(0x7777));
+    // /tmp is world-writable with the sticky bit, as on any Linux.
+    ::chmod(QFile::encodeName(tmp()).constData(), 01777);
     QFile profile(home() + QStringLiteral("/.profile"));
     if (profile.open(QIODevice::WriteOnly | QIODevice::Truncate)) {
         profile.write("# Written by sandbox-desk-local when the sandbox was created.\n");

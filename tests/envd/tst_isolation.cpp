@@ -12,11 +12,16 @@
 #include <QNetworkInterface>
 #include <QProcess>
 #include <QRandomGenerator>
+#include <QScopeGuard>
 #include <QSignalSpy>
 #include <QTcpServer>
 #include <QTemporaryDir>
+#include <QTemporaryFile>
 #include <QUuid>
 
+#include <linux/keyctl.h>
+#include <sys/stat.h>
+#include <sys/syscall.h>
 #include <unistd.h>
 
 #include <memory>
@@ -147,6 +152,21 @@ QString backendGroupDir(qint64 backendPid)
         : QDir::cleanPath(own) + QStringLiteral("/sandbox-desk-local-%1").arg(backendPid);
 }
 
+// Whether a slirp4netns process runs in the control group of `sandboxId`.
+bool slirpInGroupOf(const QString &sandboxId)
+{
+    const QStringList entries
+        = QDir(QStringLiteral("/proc")).entryList(QDir::Dirs | QDir::NoDotAndDotDot);
+    for (const QString &entry : entries) {
+        QFile comm(QStringLiteral("/proc/%1/comm").arg(entry));
+        QFile groups(QStringLiteral("/proc/%1/cgroup").arg(entry));
+        if (comm.open(QIODevice::ReadOnly) && comm.readAll().trimmed() == "slirp4netns"
+            && groups.open(QIODevice::ReadOnly) && groups.readAll().contains(sandboxId.toUtf8()))
+            return true;
+    }
+    return false;
+}
+
 // The sandbox groups (sub-folders) in a backend's group folder.
 QStringList sandboxGroupsIn(const QString &backendGroup)
 {
@@ -181,6 +201,19 @@ private:
         job->setConnectTimeoutMs(120000);
         runJob(job.get(), 120000);
         return job;
+    }
+
+    // Whether the backend gives sandboxes control groups, as its /health says.
+    bool cgroupsInUse(LocalBackend *backend)
+    {
+        return apiCall(&m_nam, backend, "GET", QStringLiteral("/health"))
+                   .json()
+                   .toObject()
+                   .value(QStringLiteral("resources"))
+                   .toObject()
+                   .value(QStringLiteral("cgroup"))
+                   .toString()
+            != QLatin1String("none");
     }
 
     // Starts a daemon that outlives its command, checks List shows it, kills the
@@ -416,6 +449,211 @@ private Q_SLOTS:
                        "CapAmb:\t0000000000000000\nNoNewPrivs:\t1\nuser\nuser\n"));
     }
 
+    // What the backend holds that no sandbox may: descriptors it inherited (here a
+    // host file at fd 77) and the kernel keys of its session and its user.
+    void jailKeepsTheBackendsDescriptorsAndKeysOut()
+    {
+        QTemporaryFile hostFile;
+        QVERIFY(hostFile.open());
+        hostFile.write("host secret");
+        hostFile.flush();
+        constexpr int Inherited = 77;
+        QVERIFY(::dup2(int(hostFile.handle()), Inherited) == Inherited); // no close-on-exec
+        auto closeInherited = qScopeGuard([] { ::close(Inherited); });
+        // The backend starts in a session keyring of this test's own, holding a key.
+        QVERIFY(::syscall(SYS_keyctl, KEYCTL_JOIN_SESSION_KEYRING, nullptr) > 0);
+        const QByteArray canary = "sd-canary-" + QUuid::createUuid().toByteArray(QUuid::Id128);
+        QVERIFY(::syscall(
+                    SYS_add_key, "user", canary.constData(), "secret", 6, KEY_SPEC_SESSION_KEYRING)
+            > 0);
+
+        LocalBackend backend({ QStringLiteral("--isolation"), QStringLiteral("bwrap") });
+        QVERIFY2(backend.start(), qPrintable(backend.errorString()));
+        ::close(Inherited);
+        closeInherited.dismiss();
+        const TestSandbox sandbox = createSandbox(&m_nam, &backend);
+        QVERIFY(sandbox.isValid());
+        auto job = run(&backend, sandbox,
+            QStringLiteral("ls /proc/self/fd /proc/1/fd; cat /proc/keys; "
+                           // keyctl(KEYCTL_GET_KEYRING_ID, session): its errno, or "id N"
+                           "perl -e '$r = syscall(250, 0, -3, 0); "
+                           "print $r < 0 ? (0 + $!) : \"id $r\", \"\\n\"'"));
+        QVERIFY2(!job->hasError(), qPrintable(job->error().message()));
+        const QList<QByteArray> lines = job->stdoutData().split('\n');
+        QVERIFY2(!lines.contains(QByteArray::number(Inherited)), job->stdoutData().constData());
+        QVERIFY2(!job->stdoutData().contains(canary), job->stdoutData().constData());
+        QVERIFY2(!job->stdoutData().contains("_uid"), job->stdoutData().constData());
+        QCOMPARE(lines.value(lines.size() - 2), QByteArray::number(ENOSYS));
+    }
+
+    // A sandbox's processes can write to the jail's own output (/proc/1/fd/1), which
+    // the backend reads: it must not pile up there, outside the sandbox's memory limit.
+    void jailOutputDoesNotGrowTheBackend()
+    {
+        LocalBackend backend({ QStringLiteral("--isolation"), QStringLiteral("bwrap") });
+        QVERIFY2(backend.start(), qPrintable(backend.errorString()));
+        const TestSandbox sandbox = createSandbox(&m_nam, &backend);
+        QVERIFY(sandbox.isValid());
+        const auto residentKiB = [&] {
+            QFile status(QStringLiteral("/proc/%1/status").arg(backend.process()->processId()));
+            if (!status.open(QIODevice::ReadOnly))
+                return qint64(-1);
+            for (const QByteArray &line : status.readAll().split('\n')) {
+                if (line.startsWith("VmRSS:"))
+                    return line.mid(6).trimmed().split(' ').first().toLongLong();
+            }
+            return qint64(-1);
+        };
+        const qint64 before = residentKiB();
+        QVERIFY(before > 0);
+        auto job = run(&backend, sandbox,
+            QStringLiteral("head -c 300M /dev/zero > /proc/1/fd/1; "
+                           "head -c 300M /dev/zero > /proc/1/fd/2; echo written"));
+        QVERIFY2(!job->hasError(), qPrintable(job->error().message()));
+        QCOMPARE(job->stdoutData(), QByteArray("written\n"));
+        // Once a later command has been answered, the backend has read what came before.
+        QVERIFY(!run(&backend, sandbox, QStringLiteral("true"))->hasError());
+        const qint64 grown = residentKiB() - before;
+        QVERIFY2(grown < 64 * 1024, qPrintable(QStringLiteral("grew by %1 KiB").arg(grown)));
+    }
+
+    // Each sandbox's folder, and the folder of them all, is the backend user's alone
+    // from its start; /tmp in it is world-writable with the sticky bit, as on Linux.
+    void sandboxFoldersAreTheOwnersAlone()
+    {
+        LocalBackend backend({ QStringLiteral("--isolation"), QStringLiteral("bwrap") });
+        QVERIFY2(backend.start(), qPrintable(backend.errorString()));
+        const TestSandbox sandbox = createSandbox(&m_nam, &backend);
+        QVERIFY(sandbox.isValid());
+        auto job = run(&backend, sandbox, QStringLiteral("stat -c %a /tmp"));
+        QVERIFY2(!job->hasError(), qPrintable(job->error().message()));
+        QCOMPARE(job->stdoutData(), QByteArray("1777\n"));
+        const auto mode = [](const QString &path) {
+            struct stat st;
+            return ::stat(QFile::encodeName(path).constData(), &st) == 0 ? int(st.st_mode & 07777)
+                                                                         : -1;
+        };
+        const QString all = backend.stateDir() + QStringLiteral("/sandboxes");
+        QCOMPARE(mode(all), 0700);
+        QCOMPARE(mode(all + QLatin1Char('/') + sandbox.id), 0700);
+        QCOMPARE(mode(all + QLatin1Char('/') + sandbox.id + QStringLiteral("/tmp")), 01777);
+    }
+
+    // A process that made a PID namespace of its own is the sandbox's still: paused
+    // with it, and listed with a command line of bounded size.
+    void pauseStopsEveryProcessOfTheSandbox()
+    {
+        LocalBackend backend({ QStringLiteral("--isolation"), QStringLiteral("bwrap") });
+        QVERIFY2(backend.start(), qPrintable(backend.errorString()));
+        const TestSandbox sandbox = createSandbox(&m_nam, &backend);
+        QVERIFY(sandbox.isValid());
+        auto job = run(&backend, sandbox,
+            QStringLiteral("unshare -Urp --fork sh -c 'while :; do echo x >> /tmp/ticks; "
+                           "sleep 0.05; done' </dev/null >/dev/null 2>&1 & "
+                           "sh -c 'sleep 1000; :' x \"$(head -c 100000 /dev/zero | tr '\\0' a)\" "
+                           "</dev/null >/dev/null 2>&1 & echo started"));
+        QVERIFY2(!job->hasError(), qPrintable(job->error().message()));
+        const QString ticks
+            = backend.stateDir() + QStringLiteral("/sandboxes/%1/tmp/ticks").arg(sandbox.id);
+        QTRY_VERIFY_WITH_TIMEOUT(QFileInfo(ticks).size() > 0, 20000);
+
+        qint64 listed = 0;
+        QTRY_VERIFY_WITH_TIMEOUT(
+            [&] {
+                for (const ProcessInfo &p : listProcesses(&m_nam, targetFor(&backend, sandbox))) {
+                    if (p.config.args.value(1) == QLatin1String("sleep 1000; :")) {
+                        listed = p.config.args.join(QLatin1Char(' ')).size();
+                        return true;
+                    }
+                }
+                return false;
+            }(),
+            20000);
+        QVERIFY2(listed <= 16 * 1024, qPrintable(QString::number(listed)));
+
+        QCOMPARE(
+            apiCall(&m_nam, &backend, "POST", QStringLiteral("/sandboxes/%1/pause").arg(sandbox.id))
+                .status,
+            204);
+        QTest::qWait(300); // for a write the stop came in the middle of
+        const qint64 paused = QFileInfo(ticks).size();
+        QTest::qWait(1000); // twenty ticks, were it running
+        QCOMPARE(QFileInfo(ticks).size(), paused);
+    }
+
+    // The sandbox's user is the backend's: run by root, it would read what only root
+    // may. What not every user of the host may read under /etc stays unread.
+    void etcShowsOnlyWhatEveryUserMayRead()
+    {
+        // Only root may plant files in /etc; CI runs as root, where it matters.
+        if (::geteuid() != 0)
+            QSKIP("only root can plant a private file in /etc, and only root reads them all");
+        const QString id = QUuid::createUuid().toString(QUuid::Id128);
+        const QString file = QStringLiteral("/etc/sd-private-") + id;
+        const QString folder = QStringLiteral("/etc/sd-folder-") + id;
+        auto cleanup = qScopeGuard([&] {
+            QFile::remove(file);
+            QDir(folder).removeRecursively();
+        });
+        const auto plant = [](const QString &path, int mode) {
+            QFile out(path);
+            return out.open(QIODevice::WriteOnly) && out.write("etc secret") == 10
+                && ::chmod(QFile::encodeName(path).constData(), mode_t(mode)) == 0;
+        };
+        QVERIFY(plant(file, 0600));
+        QVERIFY(QDir().mkpath(folder + QStringLiteral("/private")));
+        QVERIFY(plant(folder + QStringLiteral("/secret"), 0600));
+        QVERIFY(plant(folder + QStringLiteral("/private/public"), 0644));
+        QVERIFY(
+            ::chmod(QFile::encodeName(folder + QStringLiteral("/private")).constData(), 0700) == 0);
+        QVERIFY(plant(folder + QStringLiteral("/readable"), 0644));
+
+        LocalBackend backend({ QStringLiteral("--isolation"), QStringLiteral("bwrap") });
+        QVERIFY2(backend.start(), qPrintable(backend.errorString()));
+        const TestSandbox sandbox = createSandbox(&m_nam, &backend);
+        QVERIFY(sandbox.isValid());
+        auto job = run(&backend, sandbox,
+            QStringLiteral("cd %1; cat %2 secret private/public readable; ls private")
+                .arg(folder, file));
+        QVERIFY2(!job->hasError(), qPrintable(job->error().message()));
+        // Only what every user may read: once.
+        QCOMPARE(job->stdoutData(), QByteArray("etc secret"));
+        // The private file of /etc itself is not there; the rest cannot be opened.
+        QVERIFY2(job->stderrData().contains(file.toUtf8() + ": No such file or directory"),
+            job->stderrData().constData());
+        QVERIFY2(job->stderrData().count("Permission denied") == 3, job->stderrData().constData());
+    }
+
+    // A command that kills everything it may (`kill -9 -1`) ends the jail with it; the
+    // sandbox is not broken for good: the next command gets a new jail on its files.
+    void jailEndedFromInsideComesBack()
+    {
+        LocalBackend backend({ QStringLiteral("--isolation"), QStringLiteral("bwrap") });
+        QVERIFY2(backend.start(), qPrintable(backend.errorString()));
+        const TestSandbox sandbox = createSandbox(&m_nam, &backend);
+        QVERIFY(sandbox.isValid());
+        const QString script = QStringLiteral("cat file; readlink /proc/self/ns/pid");
+        auto first = run(&backend, sandbox, QStringLiteral("echo kept > file; ") + script);
+        QVERIFY2(!first->hasError(), qPrintable(first->error().message()));
+        QVERIFY(first->stdoutData().startsWith("kept\npid:["));
+        run(&backend, sandbox, QStringLiteral("kill -9 -1")); // its placeholder too
+        // The jail's end reaches the backend a moment after the command's; a new jail
+        // has a PID namespace of its own.
+        QTRY_VERIFY_WITH_TIMEOUT(
+            [&] {
+                auto after = run(&backend, sandbox, script);
+                return !after->hasError() && after->stdoutData().startsWith("kept\npid:[")
+                    && after->stdoutData() != first->stdoutData();
+            }(),
+            20000);
+        QCOMPARE(apiCall(&m_nam, &backend, "GET", QStringLiteral("/sandboxes/") + sandbox.id)
+                     .json()
+                     .toObject()
+                     .value(QStringLiteral("state"))
+                     .toString(),
+            QStringLiteral("running"));
+    }
+
     void jailedProcessesDieWithTheSandbox()
     {
         LocalBackend backend({ QStringLiteral("--isolation"), QStringLiteral("bwrap") });
@@ -445,15 +683,7 @@ private Q_SLOTS:
                 QStringLiteral("sh"), QStringLiteral("-c"),
                 QStringLiteral("mount -t tmpfs none /sys/fs/cgroup && exec \"$0\" \"$@\"") });
         QVERIFY2(backend.start(), qPrintable(backend.errorString()));
-        QCOMPARE(apiCall(&m_nam, &backend, "GET", QStringLiteral("/health"))
-                     .json()
-                     .toObject()
-                     .value(QStringLiteral("resources"))
-                     .toObject()
-                     .value(QStringLiteral("cgroup"))
-                     .toString()
-                != QLatin1String("none"),
-            cgroups);
+        QCOMPARE(cgroupsInUse(&backend), cgroups);
         const QString groups = backendGroupDir(backend.process()->processId());
         // Every jail names a file of its sandbox's folder on its command line.
         const QByteArray jails = (backend.stateDir() + QStringLiteral("/sandboxes/")).toUtf8();
@@ -617,6 +847,10 @@ private Q_SLOTS:
             QStringLiteral("awk '$2 == \"00000000\" { print $1, $3 }' /proc/net/route"));
         QVERIFY2(!route->hasError(), qPrintable(route->error().message()));
         QCOMPARE(route->stdoutData(), QByteArray("tap0 0202000A\n"));
+        // slirp4netns holds what the sandbox's connections buffer: it is in the
+        // sandbox's group, where there are groups.
+        if (cgroupsInUse(&backend))
+            QVERIFY(slirpInGroupOf(sandbox.id));
 
         const QHostAddress address = ownNonLoopbackAddress();
         // Only this machine's own addresses may be targets; a machine with none has no
