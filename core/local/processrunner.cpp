@@ -9,6 +9,7 @@
 #include <QFileInfo>
 #include <QJsonObject>
 #include <QMutex>
+#include <QScopeGuard>
 #include <QSet>
 #include <QSocketNotifier>
 #include <QStandardPaths>
@@ -27,7 +28,10 @@
 #include <linux/close_range.h>
 #include <linux/filter.h>
 #include <linux/keyctl.h>
+#include <linux/nsfs.h>
 #include <linux/seccomp.h>
+#include <sched.h>
+#include <sys/ioctl.h>
 #include <sys/prctl.h>
 #include <sys/stat.h>
 #include <sys/syscall.h>
@@ -288,6 +292,24 @@ const QByteArray JailResolvConf = "nameserver 10.0.2.3\n";
 
 } // namespace
 
+/// The user namespace that owns the `kind` ("ipc", "net") namespace of `pid`, opened
+/// (close-on-exec); -1 when it cannot be told. Run by an ordinary user, bwrap makes the
+/// jail's namespaces in one user namespace and runs the sandbox's user in another,
+/// nested in it: what joins the others (nsenter, slirp4netns) may do so only from the
+/// one that owns them. Run by root it may from where it is.
+static int namespaceOwner(qint64 pid, const char *kind)
+{
+    const int ns = ::open(
+        QFile::encodeName(QStringLiteral("/proc/%1/ns/%2").arg(pid).arg(QLatin1String(kind)))
+            .constData(),
+        O_RDONLY | O_CLOEXEC);
+    if (ns < 0)
+        return -1;
+    const int owner = ::ioctl(ns, NS_GET_USERNS);
+    ::close(ns);
+    return owner;
+}
+
 void closeDescriptorsOnExec()
 {
     if (::syscall(SYS_close_range, 3U, ~0U, CLOSE_RANGE_CLOEXEC) != 0) {
@@ -426,8 +448,12 @@ QString SandboxProcess::safeCommand() const
 
 void SandboxProcess::launch(const QString &program, const QStringList &arguments,
     const QProcessEnvironment &env, const QString &workingDir, bool jailed,
-    const SandboxCgroup *cgroup)
+    const SandboxCgroup *cgroup, int enterFirst)
 {
+    const auto closeEnterFirst = qScopeGuard([enterFirst] {
+        if (enterFirst >= 0)
+            ::close(enterFirst);
+    });
     // The output pipes are the backend's own, not QProcess's: QProcess reads whatever
     // the process writes as fast as it comes, so a client that stops reading would make
     // the backend buffer without bound. With its own pipes the backend can stop reading.
@@ -471,8 +497,11 @@ void SandboxProcess::launch(const QString &program, const QStringList &arguments
         m_process->setStandardInputFile(QProcess::nullDevice());
     const int outWrite = writeEnds[0];
     const int errWrite = writeEnds[1];
-    m_process->setChildProcessModifier([jailed, outWrite, errWrite, fds = *joinFds] {
+    m_process->setChildProcessModifier([jailed, outWrite, errWrite, fds = *joinFds, enterFirst] {
         SandboxCgroup::joinFromChild(fds); // before anything runs: a fork bomb forks inside
+        // Fails (EINVAL) where it is the namespace this process is in already.
+        if (enterFirst >= 0)
+            ::setns(enterFirst, CLONE_NEWUSER);
         if (jailed)
             detachJailedChild();
         else
@@ -827,15 +856,19 @@ void SandboxRuntime::startNetwork()
     m_networkReadyFd = ready[0];
     QStringList args { QStringLiteral("--configure"), QStringLiteral("--mtu=65520"),
         // 10.0.2.2 would otherwise be the host's 127.0.0.1.
-        QStringLiteral("--disable-host-loopback"), QStringLiteral("--enable-sandbox"),
-        QStringLiteral("--enable-seccomp"), QStringLiteral("--ready-fd"),
-        QString::number(readyWrite), QStringLiteral("--netns-type=path") };
-    // Run by root, bwrap nests the sandbox user's namespace inside the one owning the
-    // network namespace, so only the network namespace is joined; run by anyone else,
-    // slirp4netns needs the owning user namespace for its capabilities there.
-    if (::geteuid() != 0)
-        args << QStringLiteral("--userns-path")
-             << QStringLiteral("/proc/%1/ns/user").arg(m_jailInit);
+        QStringLiteral("--disable-host-loopback"), QStringLiteral("--enable-seccomp"),
+        QStringLiteral("--ready-fd"), QString::number(readyWrite),
+        QStringLiteral("--netns-type=path") };
+    // Run by root, slirp4netns has its capabilities in the network namespace already;
+    // run by anyone else, it needs them from the user namespace that owns it (not the
+    // sandbox user's, nested in that one), handed to it as a descriptor. There its own
+    // mount sandbox cannot be made (it needs a group 0 that namespace does not map), so
+    // it runs under its seccomp filter only.
+    const int owner = ::geteuid() != 0 ? namespaceOwner(m_jailInit, "net") : -1;
+    if (owner >= 0)
+        args << QStringLiteral("--userns-path") << QStringLiteral("/proc/self/fd/%1").arg(owner);
+    else
+        args << QStringLiteral("--enable-sandbox");
     args << QStringLiteral("/proc/%1/ns/net").arg(m_jailInit) << QStringLiteral("tap0");
 
     m_network = new QProcess(this);
@@ -849,10 +882,12 @@ void SandboxRuntime::startNetwork()
     // In the sandbox's group: what it buffers for the sandbox's connections counts
     // against the sandbox's memory, not the backend's.
     const std::optional<QList<int>> joinFds = m_cgroup.openForJoining();
-    m_network->setChildProcessModifier([readyWrite, fds = joinFds.value_or(QList<int>())] {
+    m_network->setChildProcessModifier([readyWrite, owner, fds = joinFds.value_or(QList<int>())] {
         SandboxCgroup::joinFromChild(fds);
         detachChild();
-        ::fcntl(readyWrite, F_SETFD, 0); // the one descriptor it inherits
+        ::fcntl(readyWrite, F_SETFD, 0); // the descriptors it inherits
+        if (owner >= 0)
+            ::fcntl(owner, F_SETFD, 0);
     });
     // Its progress lines are of no use; reading them keeps the pipe from filling.
     QProcess *network = m_network;
@@ -876,6 +911,8 @@ void SandboxRuntime::startNetwork()
     });
     m_network->start();
     ::close(readyWrite);
+    if (owner >= 0)
+        ::close(owner);
     if (joinFds)
         SandboxCgroup::closeAfterJoining(*joinFds);
 }
@@ -1043,7 +1080,8 @@ void SandboxRuntime::launch(SandboxProcess *process)
     if (m_isolation == Isolation::Bwrap) {
         QProcessEnvironment hostEnvironment;
         const QStringList args = jailedLaunchArguments(config, cwd, &hostEnvironment);
-        process->launch(nsenterPath(), args, hostEnvironment, m_fs.home(), true, &m_cgroup);
+        process->launch(nsenterPath(), args, hostEnvironment, m_fs.home(), true, &m_cgroup,
+            namespaceOwner(m_jailInit, "ipc"));
     } else {
         const QString dir = m_fs.hostPath(cwd);
         process->launch(config.cmd, config.args, environmentFor(config), dir, false, &m_cgroup);

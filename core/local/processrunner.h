@@ -103,10 +103,11 @@ Q_SIGNALS:
 private:
     friend class SandboxRuntime;
     SandboxProcess(sd::ProcessConfig config, QString tag, bool stdinOpen, QObject *parent);
-    /// `cgroup` (the sandbox's, may be inactive) is joined by the child before it runs.
+    /// `cgroup` (the sandbox's, may be inactive) is joined by the child before it runs,
+    /// then the user namespace `enterFirst` when there is one (it is closed after).
     void launch(const QString &program, const QStringList &arguments,
         const QProcessEnvironment &env, const QString &workingDir, bool jailed,
-        const SandboxCgroup *cgroup);
+        const SandboxCgroup *cgroup, int enterFirst = -1);
     void fail(const QString &reason);
     void onFinished(int exitCode, QProcess::ExitStatus status);
     /// Reads what the pipe holds, up to `limit` bytes, and emits it as one output().

@@ -654,6 +654,34 @@ private Q_SLOTS:
             QStringLiteral("running"));
     }
 
+    // Most people run the backend as themselves, not root: bwrap then owns the jail's
+    // namespaces by one user namespace and runs the sandbox's user in another, nested.
+    // Commands must run there as they do under root, with nothing more.
+    void jailWorksForAnOrdinaryUser()
+    {
+        // Only root can start the backend as another user; CI runs as root.
+        if (!LocalBackend::canRunAsNobody())
+            QSKIP("starting the backend as another user needs root");
+        LocalBackend backend({ QStringLiteral("--isolation"), QStringLiteral("bwrap") });
+        backend.setRunAsNobody(true);
+        QVERIFY2(backend.start(), qPrintable(backend.errorString()));
+        const TestSandbox sandbox = createSandbox(&m_nam, &backend);
+        QVERIFY(sandbox.isValid());
+        auto job = run(&backend, sandbox,
+            QStringLiteral("grep -E '^(Cap(Eff|Prm|Amb)|NoNewPrivs):' /proc/self/status; "
+                           "id -un; echo made > file; cat file; touch /usr/x"));
+        QVERIFY2(!job->hasError(), qPrintable(job->error().message()));
+        QCOMPARE(job->stdoutData(),
+            QByteArray("CapPrm:\t0000000000000000\nCapEff:\t0000000000000000\n"
+                       "CapAmb:\t0000000000000000\nNoNewPrivs:\t1\nuser\nmade\n"));
+        QVERIFY2(
+            job->stderrData().contains("Read-only file system"), job->stderrData().constData());
+        QCOMPARE(backend.process()->state(), QProcess::Running);
+        QCOMPARE(
+            apiCall(&m_nam, &backend, "DELETE", QStringLiteral("/sandboxes/") + sandbox.id).status,
+            204);
+    }
+
     void jailedProcessesDieWithTheSandbox()
     {
         LocalBackend backend({ QStringLiteral("--isolation"), QStringLiteral("bwrap") });

@@ -6,7 +6,9 @@
 #include <QTest>
 
 #include <csignal>
+#include <grp.h>
 #include <sys/prctl.h>
+#include <unistd.h>
 
 namespace sd::test {
 
@@ -30,13 +32,36 @@ QString LocalBackend::binary(const QString &name)
     return QStringLiteral(SD_BIN_DIR "/") + name;
 }
 
+bool LocalBackend::canRunAsNobody() { return ::getuid() == 0; }
+
 bool LocalBackend::start(int timeoutMs)
 {
     m_process = std::make_unique<QProcess>();
+    QString program = binary(QStringLiteral("sandbox-desk-local"));
+    if (m_asNobody) {
+        // The build tree may sit in a folder only we can enter: nobody runs copies.
+        constexpr auto Open = QFileDevice::ReadOwner | QFileDevice::WriteOwner
+            | QFileDevice::ExeOwner | QFileDevice::ReadOther | QFileDevice::ExeOther;
+        QFile::setPermissions(m_binDir.path(), Open);
+        QFile::setPermissions(m_stateDir.path(), Open | QFileDevice::WriteOther);
+        for (const QString &name :
+            { QStringLiteral("sandbox-desk-local"), QStringLiteral("mcp-gateway") }) {
+            if (!QFile::copy(binary(name), m_binDir.filePath(name))) {
+                m_error = QStringLiteral("could not copy %1 for nobody").arg(name);
+                return false;
+            }
+        }
+        program = m_binDir.filePath(QStringLiteral("sandbox-desk-local"));
+        QProcessEnvironment env = QProcessEnvironment::systemEnvironment();
+        for (const char *name : { "XDG_DATA_HOME", "XDG_CACHE_HOME", "XDG_RUNTIME_DIR" })
+            env.remove(QString::fromLatin1(name));
+        env.insert(QStringLiteral("HOME"), m_stateDir.path());
+        m_process->setProcessEnvironment(env);
+    }
     const QStringList command = m_wrapper
-        + QStringList { binary(QStringLiteral("sandbox-desk-local")), QStringLiteral("--port"),
-              QStringLiteral("0"), QStringLiteral("--state-dir"), m_stateDir.path(),
-              QStringLiteral("--api-key"), m_apiKey }
+        + QStringList { program, QStringLiteral("--port"), QStringLiteral("0"),
+              QStringLiteral("--state-dir"), m_stateDir.path(), QStringLiteral("--api-key"),
+              m_apiKey }
         + m_extraArgs;
     m_process->setProgram(command.first());
     m_process->setArguments(command.mid(1));
@@ -44,7 +69,14 @@ bool LocalBackend::start(int timeoutMs)
     // Appended to: a restarted backend keeps what the earlier run printed.
     m_process->setStandardErrorFile(stderrPath(), QIODevice::Append);
     // A test killed by CTest's timeout must not leave its backend (and sandboxes) behind.
-    m_process->setChildProcessModifier([] { ::prctl(PR_SET_PDEATHSIG, SIGTERM); });
+    m_process->setChildProcessModifier([asNobody = m_asNobody] {
+        if (asNobody) {
+            ::setgroups(0, nullptr);
+            if (::setgid(65534) != 0 || ::setuid(65534) != 0)
+                ::_exit(99);
+        }
+        ::prctl(PR_SET_PDEATHSIG, SIGTERM); // after setuid, which clears it
+    });
     m_process->start();
     if (!m_process->waitForStarted(timeoutMs)) {
         m_error = QStringLiteral("could not start %1: %2").arg(m_process->program(), m_process->errorString());

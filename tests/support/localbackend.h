@@ -23,6 +23,10 @@ public:
     /// backend's path and arguments follow), which must exec it: to run it in a
     /// namespace of its own, for one.
     void setWrapper(QStringList command) { m_wrapper = std::move(command); }
+    /// Runs the backend as an ordinary user (nobody, uid 65534), from copies of the
+    /// binaries it can reach, as most people run it. Only root may; see canRunAsNobody().
+    void setRunAsNobody(bool asNobody) { m_asNobody = asNobody; }
+    static bool canRunAsNobody();
     /// Returns false (with a reason in errorString()) if the backend did not come up.
     bool start(int timeoutMs = 20000);
     void stop();
@@ -44,6 +48,8 @@ public:
 private:
     QStringList m_extraArgs;
     QStringList m_wrapper;
+    bool m_asNobody = false;
+    QTemporaryDir m_binDir; ///< the binaries' copies, when run as nobody
     QTemporaryDir m_stateDir;
     QTemporaryDir m_logDir;
     QString m_apiKey;
