@@ -139,8 +139,9 @@ int main(int argc, char **argv)
         QStringLiteral("auto"));
     const sd::local::ConnectionLimits defaults;
     const QCommandLineOption maxBodyOption(QStringLiteral("max-body-bytes"),
-        QStringLiteral("Largest request body accepted (413 above)."), QStringLiteral("N"),
-        QString::number(defaults.maxBodyBytes));
+        QStringLiteral("Largest file upload (envd POST /files) accepted, its form framing aside; "
+                       "413 above. Other calls take at most 4 MiB."),
+        QStringLiteral("N"), QString::number(defaults.maxBodyBytes));
     const QCommandLineOption maxConnectionsOption(QStringLiteral("max-connections"),
         QStringLiteral("Open connections at most (default %1, or half the descriptors this "
                        "process may open if that is less); the longest idle one makes room.")

@@ -29,6 +29,19 @@ qint64 announcedLength(const QByteArray &head)
     return -1;
 }
 
+// Whether a header block announces a chunked body (no length to judge it by up front).
+bool announcesChunks(const QByteArray &head)
+{
+    for (const QByteArray &line : head.split('\n')) {
+        const qsizetype colon = line.indexOf(':');
+        if (colon > 0
+            && line.left(colon).trimmed().compare("transfer-encoding", Qt::CaseInsensitive) == 0
+            && line.mid(colon + 1).toLower().contains("chunked"))
+            return true;
+    }
+    return false;
+}
+
 } // namespace
 
 ConnectionGuard::ConnectionGuard(ConnectionLimits limits, QObject *parent)
@@ -60,11 +73,60 @@ void ConnectionGuard::requestTaken(QTcpSocket *socket)
     auto it = m_connections.find(socket);
     if (it == m_connections.end())
         return;
+    release(*it);
     it->head.clear();
     it->headStarted = -1;
     it->headComplete = false;
     it->bodyBytes = 0;
+    it->bodyStarted = -1;
+    it->announced = 0;
     it->lastActivity = m_clock.elapsed();
+}
+
+void ConnectionGuard::release(Connection &c)
+{
+    m_bodyBytesInFlight -= c.reserved;
+    c.reserved = 0;
+}
+
+bool ConnectionGuard::reserve(Connection &c, qint64 bytes)
+{
+    if (bytes <= c.reserved)
+        return true;
+    if (m_bodyBytesInFlight - c.reserved + bytes > inFlightBudget())
+        return false;
+    m_bodyBytesInFlight += bytes - c.reserved;
+    c.reserved = bytes;
+    return true;
+}
+
+qint64 ConnectionGuard::inFlightBudget() const
+{
+    if (m_limits.maxBodyBytesInFlight > 0)
+        return m_limits.maxBodyBytesInFlight;
+    // Two of the largest uploads, with their framing, at once.
+    const qint64 largest = m_limits.maxBodyBytes + m_limits.maxHeaderBytes;
+    return largest > std::numeric_limits<qint64>::max() / 2 ? std::numeric_limits<qint64>::max()
+                                                            : 2 * largest;
+}
+
+bool ConnectionGuard::bodyTooSlow(const Connection &c, qint64 now) const
+{
+    if (!c.headComplete || c.bodyStarted < 0 || m_limits.minBodyBytesPerSecond <= 0)
+        return false;
+    const qint64 size = qMax(c.announced, c.bodyBytes);
+    const qint64 allowedMs = m_limits.idleTimeoutMs + size / m_limits.minBodyBytesPerSecond * 1000
+        + size % m_limits.minBodyBytesPerSecond * 1000 / m_limits.minBodyBytesPerSecond;
+    return now - c.bodyStarted >= allowedMs;
+}
+
+void ConnectionGuard::abortConnection(QTcpSocket *socket)
+{
+    if (auto it = m_connections.find(socket); it != m_connections.end()) {
+        release(*it);
+        m_connections.erase(it);
+    }
+    socket->abort();
 }
 
 void ConnectionGuard::incomingConnection(qintptr handle)
@@ -96,7 +158,12 @@ void ConnectionGuard::incomingConnection(qintptr handle)
         if (auto it = m_connections.find(socket); it != m_connections.end())
             it->lastActivity = m_clock.elapsed();
     });
-    connect(socket, &QObject::destroyed, this, [this, socket] { m_connections.remove(socket); });
+    connect(socket, &QObject::destroyed, this, [this, socket] {
+        if (auto it = m_connections.find(socket); it != m_connections.end()) {
+            release(*it);
+            m_connections.erase(it);
+        }
+    });
     addPendingConnection(socket);
 }
 
@@ -128,29 +195,68 @@ void ConnectionGuard::onReadyRead(QTcpSocket *socket)
         }
         if (end < 0)
             return;
-        if (announcedLength(c.head.left(end)) > m_limits.maxBodyBytes) {
-            refuse(socket, 413,
-                tr("the request body is larger than %1 bytes").arg(m_limits.maxBodyBytes));
+        const QByteArray headBlock = c.head.left(end);
+        const qint64 announced = announcedLength(headBlock);
+        const bool chunked = announced < 0 && announcesChunks(headBlock);
+        qint64 bodyLimit = m_limits.maxBodyBytes;
+        if (m_screen) {
+            if (const std::optional<HttpRequest> head = HttpRequest::fromHead(headBlock)) {
+                const HeadVerdict verdict
+                    = m_screen(*head, chunked ? -1 : qMax<qint64>(0, announced));
+                if (verdict.status != 0) {
+                    refuse(socket, verdict.status, verdict.message,
+                        QString::fromLatin1(head->method) + u' ' + head->path);
+                    return;
+                }
+                bodyLimit = verdict.maxBodyBytes;
+            }
+            // A head Qt cannot parse either is refused by Qt, before any body.
+        }
+        if (announced > bodyLimit) {
+            refuse(socket, 413, tr("the request body is larger than %1 bytes").arg(bodyLimit));
+            return;
+        }
+        if (!reserve(c, qMax<qint64>(0, announced))) {
+            refuse(socket, 503,
+                tr("too many request bodies are being received at once (%1 bytes at most): "
+                   "try again when the uploads under way are done")
+                    .arg(inFlightBudget()));
             return;
         }
         c.headComplete = true;
+        c.bodyLimit = bodyLimit;
+        c.bodyStarted = c.lastActivity;
+        c.announced = qMax<qint64>(0, announced);
         bodyFresh = c.head.size() - (end + 4);
         c.head.clear();
     }
     c.bodyBytes += bodyFresh;
     // Chunk framing (and the start of a pipelined request) come on top of the body.
-    if (c.bodyBytes > m_limits.maxBodyBytes + m_limits.maxHeaderBytes)
-        refuse(
-            socket, 413, tr("the request body is larger than %1 bytes").arg(m_limits.maxBodyBytes));
+    if (c.bodyBytes > c.bodyLimit + m_limits.maxHeaderBytes) {
+        refuse(socket, 413, tr("the request body is larger than %1 bytes").arg(c.bodyLimit));
+        return;
+    }
+    // A chunked body has no length to reserve up front: what came so far is counted.
+    if (!reserve(c, c.bodyBytes))
+        refuse(socket, 503,
+            tr("too many request bodies are being received at once (%1 bytes at most): "
+               "try again when the uploads under way are done")
+                .arg(inFlightBudget()));
 }
 
-void ConnectionGuard::refuse(QTcpSocket *socket, int status, const QString &message)
+void ConnectionGuard::refuse(
+    QTcpSocket *socket, int status, const QString &message, const QString &request)
 {
     auto it = m_connections.find(socket);
     if (it == m_connections.end())
         return;
     it->refusedAt = m_clock.elapsed();
-    qCInfo(lcLocal).noquote() << "request refused before it was read:" << status << message;
+    release(*it);
+    if (request.isEmpty())
+        qCInfo(lcLocal).noquote() << "request refused before it was read:" << status << message;
+    else
+        qCInfo(lcLocal).noquote() << request << status
+                                  << "(refused before its body was read:" << message + u')';
     // Qt must not parse what follows; this guard drains it from now on.
     disconnect(socket, &QTcpSocket::readyRead, nullptr, nullptr);
     connect(socket, &QTcpSocket::readyRead, this, [this, socket] { onReadyRead(socket); });
@@ -179,8 +285,7 @@ bool ConnectionGuard::closeIdlest()
     }
     if (!idlest)
         return false;
-    m_connections.remove(idlest);
-    idlest->abort();
+    abortConnection(idlest);
     // A client may have been about to reuse it; say so where a failed request is looked into.
     qCInfo(lcLocal) << "closed the longest idle connection to make room: all"
                     << m_limits.maxConnections << "in use";
@@ -191,6 +296,7 @@ void ConnectionGuard::closeIdle()
 {
     const qint64 now = m_clock.elapsed();
     QList<QTcpSocket *> idle;
+    QList<QTcpSocket *> slowBodies;
     for (const Connection &c : std::as_const(m_connections)) {
         if (!c.socket || isStreaming(c.socket))
             continue;
@@ -201,10 +307,22 @@ void ConnectionGuard::closeIdle()
         const bool refusedLongAgo = c.refusedAt >= 0 && now - c.refusedAt >= m_limits.idleTimeoutMs;
         if (headTooSlow || refusedLongAgo || now - c.lastActivity >= m_limits.idleTimeoutMs)
             idle.append(c.socket);
+        // So does a body dripped a byte at a time: it gets an answer saying so.
+        else if (c.refusedAt < 0 && bodyTooSlow(c, now))
+            slowBodies.append(c.socket);
     }
-    for (QTcpSocket *socket : idle) {
-        m_connections.remove(socket);
-        socket->abort();
+    for (QTcpSocket *socket : std::as_const(idle))
+        abortConnection(socket);
+    for (QTcpSocket *socket : std::as_const(slowBodies)) {
+        const Connection &c = m_connections.value(socket);
+        refuse(socket, 408,
+            tr("the request body came too slowly: %1 of %2 bytes in %3 ms; a body must arrive "
+               "within %4 ms plus 1 s for every %5 bytes")
+                .arg(c.bodyBytes)
+                .arg(c.announced > 0 ? QString::number(c.announced) : tr("(chunked)"))
+                .arg(now - c.bodyStarted)
+                .arg(m_limits.idleTimeoutMs)
+                .arg(m_limits.minBodyBytesPerSecond));
     }
 }
 

@@ -5,6 +5,7 @@
 #include <QJsonDocument>
 #include <QJsonObject>
 #include <QTcpSocket>
+#include <QUrl>
 
 namespace sd::local {
 
@@ -51,6 +52,28 @@ HttpRequest HttpRequest::fromQt(const QHttpServerRequest &request)
     copy.body = request.body();
     copy.remoteAddress = request.remoteAddress();
     return copy;
+}
+
+std::optional<HttpRequest> HttpRequest::fromHead(const QByteArray &head)
+{
+    const QList<QByteArray> lines = head.split('\n');
+    const QList<QByteArray> requestLine = lines.value(0).trimmed().split(' ');
+    if (requestLine.size() != 3 || requestLine.at(0).isEmpty() || requestLine.at(1).isEmpty()
+        || !requestLine.at(2).startsWith("HTTP/"))
+        return std::nullopt;
+    HttpRequest request;
+    request.method = requestLine.at(0).toUpper();
+    const QUrl url = QUrl::fromEncoded(requestLine.at(1));
+    request.path = url.path();
+    request.query = QUrlQuery(url);
+    for (qsizetype i = 1; i < lines.size(); ++i) {
+        const QByteArray &line = lines.at(i);
+        const qsizetype colon = line.indexOf(':');
+        if (colon > 0)
+            request.headers.emplaceBack(
+                line.left(colon).trimmed().toLower(), line.mid(colon + 1).trimmed());
+    }
+    return request;
 }
 
 QByteArray HttpRequest::header(const QByteArray &name) const

@@ -8,6 +8,8 @@
 #include <QString>
 #include <QUrlQuery>
 
+#include <optional>
+
 QT_BEGIN_NAMESPACE
 class QHttpServerRequest;
 class QTcpSocket;
@@ -30,6 +32,10 @@ struct HttpRequest
     QHostAddress remoteAddress;
 
     static HttpRequest fromQt(const QHttpServerRequest &request);
+    /// The method, target and headers of a raw header block (request line and header
+    /// lines, without the blank line that ends it); nullopt when its request line is
+    /// not `METHOD TARGET HTTP/x`. No body.
+    static std::optional<HttpRequest> fromHead(const QByteArray &head);
 
     /// Case-insensitive header lookup; empty when absent.
     QByteArray header(const QByteArray &name) const;

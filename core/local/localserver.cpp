@@ -16,6 +16,9 @@ namespace sd::local {
 
 namespace {
 
+// Room for an upload's multipart boundaries and part headers besides the file.
+constexpr qint64 kFormFramingBytes = 64 * 1024;
+
 const QList<FaultAction> kApiActions { FaultAction::Status, FaultAction::StatusAfter,
     FaultAction::Drop, FaultAction::DropAfter, FaultAction::Delay, FaultAction::DelayAfter,
     FaultAction::EmptyAfter, FaultAction::GarbageAfter };
@@ -101,6 +104,8 @@ bool LocalServer::listenOn(const QHostAddress &address, quint16 port, QString *e
         delete server;
         return false;
     }
+    server->setHeadScreen(
+        [this](const HttpRequest &head, qint64 bodyBytes) { return screenHead(head, bodyBytes); });
     bind(server);
     m_guard = server;
     m_listenAddress = address;
@@ -146,6 +151,58 @@ QString LocalServer::addressRefusal(const HttpRequest &request) const
     if (!web || !origin.path().isEmpty() || !isOwnHost(origin.host(), originPort))
         return QStringLiteral("requests from web pages of other origins are refused");
     return {};
+}
+
+HeadVerdict LocalServer::screenHead(const HttpRequest &head, qint64 bodyBytes) const
+{
+    if (const QString refusal = addressRefusal(head); !refusal.isEmpty())
+        return { 403, refusal };
+    const ConnectionLimits &limits = m_options.limits;
+    int sandboxPort = 0;
+    QString sandboxId;
+    const bool envd = sandboxTarget(head, &sandboxPort, &sandboxId);
+    const bool upload = envd && head.method == "POST" && head.path == QLatin1String("/files");
+    // An upload's multipart framing (boundaries, part headers) comes on top of the file.
+    const qint64 routeLimit = upload ? limits.maxBodyBytes + kFormFramingBytes
+                                     : qMin(limits.maxCallBodyBytes, limits.maxBodyBytes);
+    if (bodyBytes > routeLimit) {
+        return { 413,
+            upload ? QStringLiteral("the upload is %1 bytes: envd takes a file of at most %2 "
+                                    "bytes (--max-body-bytes) and its form framing")
+                         .arg(bodyBytes)
+                         .arg(limits.maxBodyBytes)
+                   : QStringLiteral("the request body is %1 bytes: %2 %3 takes at most %4 (only "
+                                    "envd's POST /files takes larger bodies)")
+                         .arg(bodyBytes)
+                         .arg(QString::fromLatin1(head.method), head.path)
+                         .arg(routeLimit) };
+    }
+    if (bodyBytes >= 0 && bodyBytes <= limits.maxAnonymousBodyBytes)
+        return { 0, {}, routeLimit };
+    // A large (or chunked) body is read only for whom the route would answer.
+    const QString size = bodyBytes < 0
+        ? QStringLiteral("a chunked request body")
+        : QStringLiteral("a request body over %1 bytes").arg(limits.maxAnonymousBodyBytes);
+    if (envd) {
+        // Compared either way, and one answer: no telling an unknown sandbox from a
+        // wrong token.
+        const SandboxRecord *record = m_registry.find(sandboxId);
+        const QByteArray expected = record ? record->envdAccessToken.toUtf8()
+                                           : QByteArrayLiteral("(no sandbox: nothing matches)");
+        if (!constantTimeEquals(head.header("x-access-token"), expected) || !record)
+            return { 401,
+                QStringLiteral("%1 needs the sandbox's access token: sandbox \"%2\" not found, "
+                               "or X-Access-Token is not its token")
+                    .arg(size, sandboxId) };
+    } else if (!apiKeyMatches(head)) {
+        return { 401,
+            QStringLiteral("%1 needs the API key: %2")
+                .arg(size,
+                    head.hasHeader("x-api-key")
+                        ? QStringLiteral("invalid API key")
+                        : QStringLiteral("send it in the X-API-Key header")) };
+    }
+    return { 0, {}, routeLimit };
 }
 
 quint16 LocalServer::port() const

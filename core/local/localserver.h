@@ -21,6 +21,10 @@ class EnvdHandler;
 ///
 /// Request flow (each request is copied into an HttpRequest first):
 /// \code
+///   header block ─▶ screenHead(), before any body is read:
+///      │            Host/Origin ─▶ 403, body past the route's size ─▶ 413,
+///      │            body over 64 KiB without its credential ─▶ 401
+///      ▼
 ///   request ─▶ Host and Origin this server's own? ──no──▶ 403
 ///      ▼
 ///   sandbox port? ──yes──▶ front faults (status, drop) ─▶ EnvdHandler
@@ -93,6 +97,15 @@ public:
     /// of those names. A web page whose own DNS name was made to resolve to 127.0.0.1
     /// (DNS rebinding) names its own host instead.
     bool isOwnHost(const QString &host, int port) const;
+
+    /// What ConnectionGuard lets a request send, from its head alone: refused when its
+    /// Host or Origin is (403), when its body is larger than its route takes (413: only
+    /// envd's POST /files takes an upload, up to ConnectionLimits::maxBodyBytes plus its
+    /// form framing; every other call ConnectionLimits::maxCallBodyBytes), and when a
+    /// body over ConnectionLimits::maxAnonymousBodyBytes (or chunked) comes without the
+    /// credential that route needs (401: the API key; for envd the sandbox's
+    /// X-Access-Token). `bodyBytes` is -1 for a chunked body.
+    HeadVerdict screenHead(const HttpRequest &head, qint64 bodyBytes) const;
 
 protected:
     bool handleRequest(const QHttpServerRequest &request, QTcpSocket *socket) override;

@@ -6,6 +6,8 @@
 #include "httpclient.h"
 #include "localbackend.h"
 
+#include <QJsonDocument>
+#include <QJsonObject>
 #include <QTcpSocket>
 #include <QTest>
 #include <QTimer>
@@ -58,6 +60,8 @@ private:
     std::unique_ptr<LocalBackend> m_idle;
     // Served under a DNS name of its own (started by the test that needs it).
     std::unique_ptr<LocalBackend> m_named;
+    // A sandbox of m_backend: its ID and access token (made by the first test needing it).
+    QPair<QByteArray, QByteArray> m_sandbox;
 
     QByteArray request(const QByteArray &method, const QByteArray &path,
         const QList<QByteArray> &headers, const QByteArray &body = {}) const
@@ -375,6 +379,7 @@ private Q_SLOTS:
         QVERIFY(::connect(fd, reinterpret_cast<sockaddr *>(&address), sizeof(address)) == 0);
         // Refused while the body comes (chunked: no length to refuse it by up front).
         QByteArray head = "POST /v2/sandboxes HTTP/1.1\r\n" + hostOf(m_idle.get())
+            + "\r\nX-API-Key: " + m_idle->apiKey().toUtf8()
             + "\r\nTransfer-Encoding: chunked\r\n\r\n";
         const QByteArray chunk(16384, ' ');
         for (int i = 0; i < 4 * LimitedBody / chunk.size(); ++i)
@@ -391,6 +396,175 @@ private Q_SLOTS:
                 && errno != EAGAIN;
         };
         QTRY_VERIFY_WITH_TIMEOUT(sendFails(), 20000);
+    }
+
+    void largeBodiesRefusedBeforeTheyAreSent_data()
+    {
+        QTest::addColumn<QByteArray>("head"); // {host}, {key}, {id} and {token} filled in
+        QTest::addColumn<int>("status");
+        QTest::addColumn<QByteArray>("message");
+        const QByteArray rest
+            = "POST /sandboxes HTTP/1.1\r\n{host}\r\nContent-Type: application/json\r\n";
+        const QByteArray upload = "POST /files?path=%2Fhome%2Fuser%2Ff HTTP/1.1\r\n{host}\r\n"
+                                  "E2b-Sandbox-Port: 49983\r\nE2b-Sandbox-Id: {id}\r\n"
+                                  "Content-Type: application/octet-stream\r\n";
+        QTest::newRow("REST, 255 MiB without a key")
+            << rest + "Content-Length: 267386880\r\n\r\n"
+            << 413
+            << QByteArray(
+                   "the request body is 267386880 bytes: POST /sandboxes takes at most 4194304");
+        QTest::newRow("REST, 255 MiB with the key")
+            << rest + "{key}\r\nContent-Length: 267386880\r\n\r\n"
+            << 413 << QByteArray("POST /sandboxes takes at most 4194304");
+        QTest::newRow("REST, 1 MiB without a key")
+            << rest + "Content-Length: 1048576\r\n\r\n"
+            << 401
+            << QByteArray("a request body over 65536 bytes needs the API key: send it in the "
+                          "X-API-Key header");
+        QTest::newRow("REST, 1 MiB with a wrong key")
+            << rest + "X-API-Key: e2b_wrong\r\nContent-Length: 1048576\r\n\r\n"
+            << 401 << QByteArray("needs the API key: invalid API key");
+        QTest::newRow("REST, chunked without a key")
+            << rest + "Transfer-Encoding: chunked\r\n\r\n"
+            << 401 << QByteArray("a chunked request body needs the API key");
+        QTest::newRow("upload, 200 MiB without a token")
+            << upload + "Content-Length: 209715200\r\n\r\n"
+            << 401
+            << QByteArray("a request body over 65536 bytes needs the sandbox's access token");
+        QTest::newRow("upload, 200 MiB with a wrong token")
+            << upload + "X-Access-Token: 0123456789\r\nContent-Length: 209715200\r\n\r\n"
+            << 401
+            << QByteArray("needs the sandbox's access token: sandbox \"{id}\" not found, or "
+                          "X-Access-Token is not its token");
+        QTest::newRow("upload to an unknown sandbox")
+            << QByteArray(upload).replace("{id}", "nosuchsandbox")
+                + "X-Access-Token: {token}\r\nContent-Length: 209715200\r\n\r\n"
+            << 401
+            << QByteArray(
+                   "sandbox \"nosuchsandbox\" not found, or X-Access-Token is not its token");
+        QTest::newRow("upload larger than a file may be")
+            << upload + "X-Access-Token: {token}\r\nContent-Length: 268500993\r\n\r\n"
+            << 413 << QByteArray("envd takes a file of at most 268435456 bytes (--max-body-bytes)");
+        QTest::newRow("envd call, 50 MB with the token")
+            << QByteArray("POST /process.Process/Start HTTP/1.1\r\n{host}\r\n"
+                          "E2b-Sandbox-Port: 49983\r\nE2b-Sandbox-Id: {id}\r\n"
+                          "X-Access-Token: {token}\r\nContent-Type: application/connect+json\r\n"
+                          "Content-Length: 50000000\r\n\r\n")
+            << 413 << QByteArray("POST /process.Process/Start takes at most 4194304");
+        QTest::newRow("another site's Host")
+            << QByteArray("POST /sandboxes HTTP/1.1\r\nHost: attacker.example\r\n{key}\r\n"
+                          "Content-Length: 1048576\r\n\r\n")
+            << 403 << QByteArray("the Host header must name this server");
+        QTest::newRow("another site's Origin")
+            << rest + "Origin: http://attacker.example\r\nContent-Length: 267386880\r\n\r\n"
+            << 403 << QByteArray("requests from web pages of other origins are refused");
+    }
+
+    // Whoever reaches the port (another local user, a web page) must not make the
+    // backend take in a body it would refuse anyway: a request's head alone decides,
+    // and the answer comes before the body is sent. Only envd's file upload takes a
+    // large body, and only with the sandbox's token.
+    void largeBodiesRefusedBeforeTheyAreSent()
+    {
+        QFETCH(QByteArray, head);
+        QFETCH(int, status);
+        QFETCH(QByteArray, message);
+        if (m_sandbox.first.isEmpty())
+            m_sandbox = createSandbox();
+        QVERIFY(!m_sandbox.first.isEmpty());
+        const auto fill = [this](QByteArray text) {
+            return text.replace("{host}", hostOf(m_backend.get()))
+                .replace("{key}", apiKeyHeader())
+                .replace("{id}", m_sandbox.first)
+                .replace("{token}", m_sandbox.second);
+        };
+        const RawExchange answer = rawExchange(m_backend->port(), fill(head));
+        QVERIFY2(answer.received.startsWith("HTTP/1.1 " + QByteArray::number(status)),
+            answer.received.constData());
+        const QString said = QJsonDocument::fromJson(bodyOf(answer.received))
+                                 .object()
+                                 .value(QStringLiteral("message"))
+                                 .toString();
+        QVERIFY2(said.contains(QString::fromUtf8(fill(message))), answer.received.constData());
+        QVERIFY2(answer.closedByServer, "the connection stays open after the refusal");
+    }
+
+    // The upload that may be large is read with the sandbox's token.
+    void uploadWithItsTokenIsRead()
+    {
+        if (m_sandbox.first.isEmpty())
+            m_sandbox = createSandbox();
+        const QByteArray file(5 * 1024 * 1024, 'f');
+        const QByteArray out = "POST /files?path=%2Fhome%2Fuser%2Fbig HTTP/1.1\r\n"
+            + hostOf(m_backend.get()) + "\r\nConnection: close\r\nE2b-Sandbox-Port: 49983\r\n"
+            + "E2b-Sandbox-Id: " + m_sandbox.first + "\r\nX-Access-Token: " + m_sandbox.second
+            + "\r\nContent-Type: application/octet-stream\r\nContent-Length: "
+            + QByteArray::number(file.size()) + "\r\n\r\n" + file;
+        const RawExchange answer = rawExchange(m_backend->port(), out, 60000);
+        QVERIFY2(answer.received.startsWith("HTTP/1.1 200"), answer.received.constData());
+        QVERIFY2(
+            answer.received.contains("\"path\":\"/home/user/big\""), answer.received.constData());
+    }
+
+    // Bodies being received share one budget (twice the largest upload): past it, a
+    // new body is refused before it is sent, until one under way is done.
+    void bodiesInFlightShareOneBudget()
+    {
+        const auto [id, token] = createSandbox(m_limited.get());
+        QVERIFY(!id.isEmpty());
+        // Each within an upload's limit here (64 KiB and its framing); two fill the budget.
+        const QByteArray file(120 * 1024, 'f');
+        const QByteArray head = "POST /files?path=%2Fhome%2Fuser%2Ff HTTP/1.1\r\n"
+            + hostOf(m_limited.get()) + "\r\nConnection: close\r\nE2b-Sandbox-Port: 49983\r\n"
+            + "E2b-Sandbox-Id: " + id + "\r\nX-Access-Token: " + token
+            + "\r\nContent-Type: application/octet-stream\r\nContent-Length: "
+            + QByteArray::number(file.size()) + "\r\n\r\n";
+        std::vector<std::unique_ptr<QTcpSocket>> underWay;
+        for (int i = 0; i < 2; ++i) {
+            auto socket = std::make_unique<QTcpSocket>();
+            socket->connectToHost(QStringLiteral("127.0.0.1"), m_limited->port());
+            QVERIFY(socket->waitForConnected(10000));
+            socket->write(head + file.left(1000));
+            QVERIFY(socket->waitForBytesWritten(10000));
+            underWay.push_back(std::move(socket));
+        }
+        // Once this is answered, the server has read both heads above (sent before it).
+        QVERIFY(exchange(m_limited->port(), request("GET", "/health", { hostOf(m_limited.get()) }))
+                    .startsWith("HTTP/1.1 200"));
+        const RawExchange refused = rawExchange(m_limited->port(), head);
+        QVERIFY2(refused.received.startsWith("HTTP/1.1 503"), refused.received.constData());
+        QVERIFY2(refused.received.contains("too many request bodies are being received at once"),
+            refused.received.constData());
+        QVERIFY(refused.closedByServer);
+        // The first one ends; its share is free again.
+        QTcpSocket &first = *underWay.front();
+        first.write(file.mid(1000));
+        QTRY_VERIFY_WITH_TIMEOUT(first.peek(12) == "HTTP/1.1 200", 20000);
+        const RawExchange next = rawExchange(m_limited->port(), head + file);
+        QVERIFY2(next.received.startsWith("HTTP/1.1 200"), next.received.constData());
+    }
+
+    // A body dripped a byte at a time is activity that never ends a request: the whole
+    // body must come within the idle timeout plus a time that grows with its size.
+    void slowBodiesAreCut()
+    {
+        QTcpSocket slow;
+        slow.connectToHost(QStringLiteral("127.0.0.1"), m_idle->port());
+        QVERIFY(slow.waitForConnected(10000));
+        QByteArray received;
+        connect(&slow, &QTcpSocket::readyRead, &slow, [&] { received += slow.readAll(); });
+        slow.write("POST /v2/sandboxes HTTP/1.1\r\n" + hostOf(m_idle.get())
+            + "\r\nX-API-Key: " + m_idle->apiKey().toUtf8()
+            + "\r\nContent-Type: application/json\r\nContent-Length: 1000\r\n\r\n{");
+        QTimer drip;
+        drip.setInterval(100);
+        connect(&drip, &QTimer::timeout, &slow, [&slow] {
+            if (slow.state() == QAbstractSocket::ConnectedState)
+                slow.write(" ");
+        });
+        drip.start();
+        QTRY_VERIFY_WITH_TIMEOUT(received.startsWith("HTTP/1.1 408"), 20000);
+        QVERIFY2(received.contains("the request body came too slowly"), received.constData());
     }
 
     // A stream that has nothing to say for longer than the idle timeout is not idle.
