@@ -219,7 +219,10 @@ public:
             [this](int exitCode, bool exited, const QString &status) {
                 if (m_done)
                     return;
-                send(envd::processEndEvent(exitCode, exited, status), false);
+                // envd sends the error Go's exec gives for a process that did not exit
+                // 0 ("exit status 3", "signal: killed"): its status line.
+                const QString error = exited && exitCode == 0 ? QString() : status;
+                send(envd::processEndEvent(exitCode, exited, status, error), false);
                 finishOk();
             });
         if (alreadyRunning)

@@ -72,6 +72,29 @@ test('stdin: sent, then closed, ends a command that reads to the end', async () 
   await sbx.kill()
 })
 
+test('commands: a command that fails says why, in the words of Go\'s exec (envd)', async () => {
+  const sbx = await Sandbox.create('base', backend.opts)
+  await assert.rejects(sbx.commands.run('exit 3'), (err) => {
+    assert.ok(err instanceof CommandExitError, String(err))
+    assert.equal(err.exitCode, 3)
+    assert.equal(err.error, 'exit status 3')
+    assert.equal(err.message, 'exit status 3')
+    return true
+  })
+  // The e2b CLI tells a killed command by this text.
+  const handle = await sbx.commands.run('sleep 300', { background: true })
+  assert.equal(await sbx.commands.kill(handle.pid), true)
+  await assert.rejects(handle.wait(), (err) => {
+    assert.ok(err instanceof CommandExitError, String(err))
+    assert.equal(err.error, 'signal: killed')
+    return true
+  })
+  const ok = await sbx.commands.run('true')
+  assert.equal(ok.exitCode, 0)
+  assert.equal(ok.error, undefined)
+  await sbx.kill()
+})
+
 test('isRunning: true while running, false once paused or killed', async () => {
   const sbx = await Sandbox.create('base', backend.opts)
   assert.equal(await sbx.isRunning(), true)
