@@ -879,12 +879,9 @@ void EnvdService::unary(QTcpSocket *socket, const HttpRequest &request, SandboxR
         replyJson(socket, request, QJsonObject());
         return;
     }
-    // CloseStdin
-    if (!process->closeStdin()) {
-        replyError(socket, request, false, QStringLiteral("failed_precondition"),
-            QStringLiteral("the process's stdin is not open"));
-        return;
-    }
+    // CloseStdin: a stdin already closed, or never opened (started without stdin),
+    // is no error, as with envd.
+    process->closeStdin();
     replyJson(socket, request, QJsonObject());
 }
 

@@ -95,6 +95,15 @@ test('commands: a command that fails says why, in the words of Go\'s exec (envd)
   await sbx.kill()
 })
 
+test('stdin: closing the stdin of a command started without one is no error', async () => {
+  const sbx = await Sandbox.create('base', backend.opts)
+  const handle = await sbx.commands.run('sleep 300', { background: true })
+  await handle.closeStdin()
+  await sbx.commands.closeStdin(handle.pid)
+  await handle.kill()
+  await sbx.kill()
+})
+
 test('isRunning: true while running, false once paused or killed', async () => {
   const sbx = await Sandbox.create('base', backend.opts)
   assert.equal(await sbx.isRunning(), true)
