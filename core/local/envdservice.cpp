@@ -7,6 +7,7 @@
 #include "local/router.h"
 #include "local/sandboxfiles.h"
 
+#include <QFileInfo>
 #include <QHash>
 #include <QHttpServerRequest>
 #include <QJsonArray>
@@ -131,6 +132,34 @@ bool parseSelector(const QJsonObject &body, quint32 *pid, QString *tag, QString 
     }
     *pid = quint32(value);
     return true;
+}
+
+/// Whether a jailed process finds something at `path` (a sandbox path), as far as the
+/// backend can tell without entering the jail: the sandbox's own folders are looked into
+/// (resolved inside the sandbox's folder, a link not followed), the host's /usr (and
+/// /bin, /lib... which link into it) is the jail's, read-only; the jail's /etc, /proc,
+/// /dev and /opt are left for the start to find out.
+bool jailHas(const SandboxFiles &files, const QString &path)
+{
+    for (const QString &folder : SandboxFiles::ownFolders()) {
+        if (path == folder || path.startsWith(folder + QLatin1Char('/'))) {
+            SandboxFiles::Entry entry;
+            return files.stat(path, &entry).failure != SandboxFiles::Failure::NotFound;
+        }
+    }
+    const QString top = path.section(QLatin1Char('/'), 1, 1);
+    static const QStringList fromHostUsr { QStringLiteral("usr"), QStringLiteral("bin"),
+        QStringLiteral("sbin"), QStringLiteral("lib"), QStringLiteral("lib64"),
+        QStringLiteral("lib32"), QStringLiteral("libx32") };
+    if (top.isEmpty())
+        return true;
+    if (fromHostUsr.contains(top))
+        return QFileInfo::exists(path);
+    if (top == QLatin1String("home"))
+        return path == QLatin1String("/home");
+    static const QStringList jailOwn { QStringLiteral("etc"), QStringLiteral("proc"),
+        QStringLiteral("dev"), QStringLiteral("opt") };
+    return jailOwn.contains(top);
 }
 
 QJsonObject configJson(const sd::ProcessConfig &config)
@@ -767,10 +796,21 @@ void EnvdService::startStream(QTcpSocket *socket, const HttpRequest &request,
                 QStringLiteral("the local envd has no PTY support"));
             return;
         }
-        const sd::ProcessConfig config = sd::ProcessConfig::fromJson(p);
+        sd::ProcessConfig config = sd::ProcessConfig::fromJson(p);
         if (const QString error = environmentNamesError(config.envs); !error.isEmpty()) {
             replyError(socket, request, true, QStringLiteral("invalid_argument"), error);
             return;
+        }
+        // envd refuses a working folder that is not there before it starts anything.
+        // In a jail the path is the sandbox's; unjailed it is the host's, left as it is.
+        if (runtime->isolation() == Isolation::Bwrap && !config.cwd.isEmpty()) {
+            const QString cwd = SandboxFiles::sandboxPath(config.cwd);
+            if (!jailHas(SandboxFiles(runtime->fs().root()), cwd)) {
+                replyError(socket, request, true, QStringLiteral("invalid_argument"),
+                    QStringLiteral("cwd '%1' does not exist").arg(cwd));
+                return;
+            }
+            config.cwd = cwd; // "~" and "a/../b" as envd resolves them
         }
         const int maxProcesses = m_server->options().sandboxLimits.maxProcessesPerSandbox;
         if (runtime->processes().size() >= maxProcesses) {

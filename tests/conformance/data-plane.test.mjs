@@ -7,7 +7,7 @@ import { tmpdir } from 'node:os'
 import path from 'node:path'
 import { startBackend, sdk } from './lib/backend.mjs'
 
-const { Sandbox, CommandExitError, SandboxError } = sdk()
+const { Sandbox, CommandExitError, SandboxError, InvalidArgumentError } = sdk()
 let backend
 
 before(async () => { backend = await startBackend() })
@@ -101,6 +101,28 @@ test('stdin: closing the stdin of a command started without one is no error', as
   await handle.closeStdin()
   await sbx.commands.closeStdin(handle.pid)
   await handle.kill()
+  await sbx.kill()
+})
+
+test('commands.run: a cwd that does not exist is refused before anything starts', async () => {
+  const sbx = await Sandbox.create('base', backend.opts)
+  const refused = (cwd, resolved) => assert.rejects(
+    sbx.commands.run('touch /home/user/ran', { cwd }), (err) => {
+      assert.ok(err instanceof InvalidArgumentError, String(err))
+      assert.match(err.message, new RegExp(`cwd '${resolved}' does not exist`))
+      return true
+    })
+  await refused('/x', '/x')
+  await refused('no/such/folder', '/home/user/no/such/folder')
+  await refused('/tmp/nothing', '/tmp/nothing')
+  await refused('/usr/no-such-folder', '/usr/no-such-folder')
+  await refused('/home/someone', '/home/someone')
+  assert.equal(await sbx.files.exists('/home/user/ran'), false, 'nothing ran')
+  await sbx.files.makeDir('/home/user/work')
+  for (const [cwd, pwd] of [['work', '/home/user/work'], ['~', '/home/user'], ['/usr/bin', '/usr/bin'], ['/', '/']]) {
+    const r = await sbx.commands.run('pwd', { cwd })
+    assert.equal(r.stdout, pwd + '\n')
+  }
   await sbx.kill()
 })
 
