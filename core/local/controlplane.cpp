@@ -106,6 +106,51 @@ bool parseStringMap(
     return true;
 }
 
+/// Reads what happens at the timeout: `autoPause` (paused instead of killed). What the
+/// local backend cannot do is refused, not ignored: a filesystem-only snapshot
+/// (`autoPauseMemory: false`; a paused local sandbox keeps its memory) and resuming on
+/// traffic (`autoResume.enabled`).
+bool parseLifecycle(const QJsonObject &body, bool *autoPause, HttpResponse *error)
+{
+    const QJsonValue pause = body.value(QStringLiteral("autoPause"));
+    if (!pause.isUndefined() && !pause.isNull() && !pause.isBool()) {
+        *error = HttpResponse::error(400, QStringLiteral("autoPause: must be a boolean"));
+        return false;
+    }
+    *autoPause = pause.toBool(false);
+    const QJsonValue memory = body.value(QStringLiteral("autoPauseMemory"));
+    if (!memory.isUndefined() && !memory.isNull()) {
+        if (!memory.isBool()) {
+            *error = HttpResponse::error(400, QStringLiteral("autoPauseMemory: must be a boolean"));
+            return false;
+        }
+        if (!memory.toBool()) {
+            *error = HttpResponse::error(400,
+                QStringLiteral("autoPauseMemory: false (a filesystem-only snapshot) is not "
+                               "supported by the local backend: a paused local sandbox keeps its "
+                               "memory and processes; leave keepMemory at true"));
+            return false;
+        }
+    }
+    const QJsonValue resume = body.value(QStringLiteral("autoResume"));
+    if (resume.isUndefined() || resume.isNull())
+        return true;
+    const QJsonValue enabled = resume.toObject().value(QStringLiteral("enabled"));
+    if (!resume.isObject() || !enabled.isBool()) {
+        *error = HttpResponse::error(
+            400, QStringLiteral("autoResume: must be an object {\"enabled\": boolean}"));
+        return false;
+    }
+    if (enabled.toBool()) {
+        *error = HttpResponse::error(400,
+            QStringLiteral("autoResume: the local backend does not resume a paused sandbox when "
+                           "a request reaches it; leave autoResume off and resume it with "
+                           "Sandbox.connect()"));
+        return false;
+    }
+    return true;
+}
+
 QJsonObject stringMapJson(const QMap<QString, QString> &map)
 {
     QJsonObject object;
@@ -270,7 +315,8 @@ QJsonObject ControlPlane::sandboxDetailJson(const SandboxRecord &record)
                                    : QJsonValue(QJsonValue::Null));
     object.insert(QStringLiteral("lifecycle"),
         QJsonObject { { QStringLiteral("autoResume"), false },
-            { QStringLiteral("onTimeout"), QStringLiteral("kill") } });
+            { QStringLiteral("onTimeout"),
+                record.autoPause ? QStringLiteral("pause") : QStringLiteral("kill") } });
     return object;
 }
 
@@ -345,6 +391,8 @@ HttpResponse ControlPlane::createSandbox(const HttpRequest &request)
                 400, QStringLiteral("allow_internet_access: must be a boolean"));
         params.allowInternetAccess = internet.toBool();
     }
+    if (!parseLifecycle(body, &params.autoPause, &error))
+        return error;
     const LocalTemplate *tmpl = SandboxRegistry::findTemplate(templateId.toString());
     if (!tmpl)
         return HttpResponse::error(

@@ -129,6 +129,7 @@ const SandboxRecord &SandboxRegistry::addRecord(
     record.metadata = params.metadata;
     record.envVars = params.envVars;
     record.allowInternetAccess = params.allowInternetAccess;
+    record.autoPause = params.autoPause;
     record.sequence = m_nextSequence++;
     const QString id = record.sandboxId;
     const SandboxRecord &added = m_sandboxes.emplace(id, std::move(record)).first->second;
@@ -267,7 +268,7 @@ SandboxRegistry::Result SandboxRegistry::setTimeout(const QString &sandboxId, in
     return Result::Ok;
 }
 
-SandboxRegistry::Result SandboxRegistry::pause(const QString &sandboxId)
+SandboxRegistry::Result SandboxRegistry::pause(const QString &sandboxId, bool atTimeout)
 {
     auto it = m_sandboxes.find(sandboxId);
     if (it == m_sandboxes.end())
@@ -278,8 +279,12 @@ SandboxRegistry::Result SandboxRegistry::pause(const QString &sandboxId)
     setLifetime(record, SandboxState::Paused, record.endAt);
     ++m_pausedCount;
     record.pausedRemainingMs = qMax<qint64>(0, m_clock().msecsTo(record.endAt));
-    addEvent(sandboxId, QStringLiteral("paused"), QStringLiteral("Sandbox paused"),
+    addEvent(sandboxId, QStringLiteral("paused"),
+        atTimeout ? QStringLiteral("Sandbox paused at its end time (autoPause)")
+                  : QStringLiteral("Sandbox paused"),
         { { QStringLiteral("remainingMs"), QString::number(record.pausedRemainingMs) } });
+    if (atTimeout)
+        qCInfo(lcLocal).noquote() << "sandbox" << sandboxId << "paused at its end time";
     scheduleExpiry();
     Q_EMIT sandboxPaused(sandboxId);
     return Result::Ok;
@@ -408,8 +413,13 @@ void SandboxRegistry::expireDue()
             break;
         due.append(record->sandboxId);
     }
-    for (const QString &id : std::as_const(due))
-        kill(id, KillReason::Expired);
+    for (const QString &id : std::as_const(due)) {
+        const SandboxRecord *record = find(id);
+        if (record && record->autoPause)
+            pause(id, true);
+        else
+            kill(id, KillReason::Expired);
+    }
     pruneEvents();
     scheduleExpiry();
 }

@@ -62,6 +62,7 @@ struct SandboxRecord
     QMap<QString, QString> metadata;
     QMap<QString, QString> envVars; ///< secret values: never logged
     std::optional<bool> allowInternetAccess;
+    bool autoPause = false; ///< paused, not killed, when endAt passes
     SandboxState state = SandboxState::Running;
     qint64 pausedRemainingMs = 0; ///< time left when paused
     quint64 sequence = 0; ///< creation order, a tie-break for equal startedAt
@@ -92,9 +93,9 @@ struct SandboxEvent
 
 /// The sandboxes of the local backend and their lifetimes.
 ///
-/// Owns every SandboxRecord, kills a sandbox when its endAt passes (a paused one does
-/// not expire), and keeps each sandbox's lifecycle events for kEventRetentionMs after
-/// it ended so its logs can still be read.
+/// Owns every SandboxRecord, kills a sandbox when its endAt passes (one created with
+/// autoPause is paused instead; a paused one does not expire), and keeps each sandbox's lifecycle
+/// events for kEventRetentionMs after it ended so its logs can still be read.
 ///
 /// Extension points for the data plane (processes, envd):
 ///  - connect to sandboxCreated / sandboxPaused / sandboxResumed / sandboxKilled to
@@ -135,6 +136,7 @@ public:
         QMap<QString, QString> metadata;
         QMap<QString, QString> envVars;
         std::optional<bool> allowInternetAccess;
+        bool autoPause = false; ///< pause at the timeout instead of killing
     };
     /// Creates a running sandbox and emits sandboxCreated().
     SandboxRecord create(const CreateParams &params);
@@ -172,7 +174,7 @@ public:
     /// endAt = now + seconds (0: default). A paused sandbox keeps the time for resume.
     Result setTimeout(const QString &sandboxId, int seconds);
     /// Conflict when already paused.
-    Result pause(const QString &sandboxId);
+    Result pause(const QString &sandboxId) { return pause(sandboxId, false); }
     /// Conflict when not paused. Without a timeout the time left at pause is restored.
     Result resume(const QString &sandboxId, std::optional<int> timeoutSec);
 
@@ -205,6 +207,8 @@ Q_SIGNALS:
 
 private:
     QString newSandboxId() const;
+    /// `atTimeout`: its endAt passed and it was created with autoPause.
+    Result pause(const QString &sandboxId, bool atTimeout);
     /// A new record from `tmpl` and `params`, started at `startedAt`, in both indexes.
     const SandboxRecord &addRecord(const LocalTemplate &tmpl, const CreateParams &params,
         const QDateTime &startedAt);

@@ -72,6 +72,44 @@ test('setTimeout moves endAt', async () => {
   assert.equal(r.status, 404)
 })
 
+test('lifecycle onTimeout pause: paused at the timeout, not killed, and connect resumes it', async () => {
+  const plain = await Sandbox.create('base', backend.opts)
+  assert.deepEqual((await plain.getInfo()).lifecycle, { onTimeout: 'kill', autoResume: false })
+  await plain.kill()
+
+  const sbx = await Sandbox.create('base', { ...backend.opts, timeoutMs: 300_000, lifecycle: { onTimeout: 'pause' } })
+  const handle = await sbx.commands.run('sleep 600', { background: true })
+  let info = await sbx.getInfo()
+  assert.deepEqual(info.lifecycle, { onTimeout: 'pause', autoResume: false })
+  await sbx.setTimeout(1000)
+  // Waits for the timeout to pass (bounded: a sandbox that is killed instead fails below).
+  for (let i = 0; i < 300 && info.state === 'running'; i++) {
+    await new Promise((r) => setTimeout(r, 100))
+    info = await Sandbox.getInfo(sbx.sandboxId, backend.opts)
+  }
+  assert.equal(info.state, 'paused')
+  const paused = await Sandbox.list({ ...backend.opts, query: { state: ['paused'] } }).nextItems()
+  assert.ok(paused.some((s) => s.sandboxId === sbx.sandboxId), 'listed as paused')
+
+  const resumed = await Sandbox.connect(sbx.sandboxId, { ...backend.opts, timeoutMs: 60_000 })
+  assert.equal((await resumed.getInfo()).state, 'running')
+  const processes = await resumed.commands.list()
+  assert.ok(processes.some((p) => p.pid === handle.pid), 'its process lived through the pause')
+  assert.equal((await resumed.commands.run('echo back')).stdout, 'back\n')
+  await resumed.kill()
+})
+
+test('lifecycle settings the local backend cannot honour are refused, not ignored', async () => {
+  const before = (await backend.api('GET', '/v2/sandboxes')).json.length
+  await assert.rejects(
+    Sandbox.create('base', { ...backend.opts, lifecycle: { onTimeout: 'pause', autoResume: true } }),
+    (err) => { assert.match(err.message, /autoResume: .*Sandbox\.connect\(\)/); return true })
+  await assert.rejects(
+    Sandbox.create('base', { ...backend.opts, lifecycle: { onTimeout: { action: 'pause', keepMemory: false } } }),
+    (err) => { assert.match(err.message, /autoPauseMemory: false/); return true })
+  assert.equal((await backend.api('GET', '/v2/sandboxes')).json.length, before, 'nothing was created')
+})
+
 test('a wrong API key is refused with E2B\'s error shape', async () => {
   await assert.rejects(
     Sandbox.create('base', { ...backend.opts, apiKey: 'e2b_' + '0'.repeat(40) }),
