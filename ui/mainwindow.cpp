@@ -57,6 +57,8 @@
 #include <QToolButton>
 #include <QVBoxLayout>
 
+#include <algorithm>
+
 namespace sd {
 
 namespace {
@@ -1307,15 +1309,21 @@ void MainWindow::onActionJobFinished(Job *job)
 {
     m_actionJobs.remove(job);
     const QString id = m_actionJobIds.take(job);
-    if (job->hasError()) {
+    auto *orphans = qobject_cast<KillOrphansJob *>(job);
+    // The orphan kill's own error only sums up the failures it lists one by one
+    // ("1 orphan could not be removed"): counted as well, one failure read as two.
+    const bool summarisesFailures = orphans && !orphans->failed().isEmpty();
+    if (job->hasError() && !summarisesFailures) {
         m_actionErrors.append(id.isEmpty() ? job->error().message() : tr("%1: %2").arg(id, job->error().message()));
         if (!id.isEmpty())
             m_actionFailedIds.append(id);
     }
     if (qobject_cast<KillSandboxJob *>(job))
         recordLaterKill(id, job);
-    if (auto *orphans = qobject_cast<KillOrphansJob *>(job)) {
-        m_actionTotal += int(orphans->killed().size() + orphans->failed().size()) - 1;
+    if (orphans) {
+        // One job for many sandboxes: the total is the sandboxes it tried, and at
+        // least the one job when it stopped before any (cancelled).
+        m_actionTotal += std::max(int(orphans->killed().size() + orphans->failed().size()), 1) - 1;
         for (const KillOrphansJob::Failure &failure : orphans->failed()) {
             m_actionErrors.append(tr("%1: %2").arg(failure.sandboxId, failure.error));
             m_actionFailedIds.append(failure.sandboxId);

@@ -8,12 +8,14 @@
 #include "detailtabs.h"
 #include "historyview.h"
 #include "journal/creationjournal.h"
-#include "testwindow.h"
 #include "messagebanner.h"
 #include "newsandboxdialog.h"
+#include "orphans/orphandetector.h"
 #include "session/session.h"
+#include "testwindow.h"
 
 #include <QAction>
+#include <QCheckBox>
 #include <QLabel>
 #include <QMessageBox>
 #include <QPointer>
@@ -204,6 +206,43 @@ private Q_SLOTS:
         QVERIFY(finished.wait(20000));
         QVERIFY(!banner->isVisible());
         QVERIFY(m_backend.listIds().isEmpty());
+    }
+
+    // "Kill all orphans" where the server refuses the kill: one sandbox tried, one
+    // failed, said once with the server's reason (not "2 of 1").
+    void failedOrphanKillIsCountedOnce()
+    {
+        QVERIFY(m_backend.clearFaults());
+        // What an old SDK leaves: an mcp-gateway sandbox of nobody's with no gateway.
+        const QString id = m_backend.createRaw(QStringLiteral("mcp-gateway")).sandboxId;
+        QVERIFY(!id.isEmpty());
+        auto window = makeWindow();
+        QTRY_VERIFY_WITH_TIMEOUT(window->selectSandbox(id), 20000);
+        window->session()->detector()->setGatewayGrace(std::chrono::seconds(0));
+        QSignalSpy scanned(window.get(), &MainWindow::orphansScanned);
+        window->refresh();
+        QTRY_VERIFY_WITH_TIMEOUT(!scanned.isEmpty() && scanned.last().at(0).toInt() == 1, 20000);
+
+        // Refused on every try of the kill's retries.
+        QVERIFY(m_backend.setFaults({ rule(QStringLiteral("DELETE"), QStringLiteral("/sandboxes/*"),
+            QStringLiteral("status"), 10, 503) }));
+        QTRY_VERIFY_WITH_TIMEOUT(window->killOrphansAction()->isEnabled(), 20000);
+        window->killOrphansAction()->trigger();
+        auto *box = window->findChild<QMessageBox *>(QStringLiteral("killConfirmation"));
+        QVERIFY(box && box->checkBox());
+        box->checkBox()->setChecked(true);
+        QSignalSpy finished(window.get(), &MainWindow::actionsFinished);
+        box->findChild<QPushButton *>(QStringLiteral("confirmKillButton"))->click();
+        QVERIFY(finished.wait(30000));
+        MessageBanner *banner = window->actionBanner();
+        QVERIFY(banner->isVisible());
+        QVERIFY2(banner->text().startsWith(QStringLiteral("1 of 1 kills failed: %1: ").arg(id)),
+            qPrintable(banner->text()));
+        QVERIFY2(banner->text().contains(QLatin1String("503")), qPrintable(banner->text()));
+        QVERIFY2(!banner->text().contains(QLatin1String("could not be removed")),
+            qPrintable(banner->text()));
+        QCOMPARE(m_backend.listIds(), QStringList { id }); // still running, and said so
+        QVERIFY(m_backend.clearFaults());
     }
 
     // A proxy in front of the API answers with an HTML page of its own: the message
