@@ -1252,22 +1252,69 @@ void MainWindow::extendSelected()
     const QStringList ids = selectedIds();
     if (ids.isEmpty())
         return;
+    // The value is the time left from now, not time added: offered as is, a fixed
+    // 15 minutes would shorten a sandbox with more left. The default extends the one
+    // with the most left by 15 minutes, within the API's 24 hours.
+    const QDateTime now = QDateTime::currentDateTimeUtc();
+    qint64 mostLeft = 0; // seconds
+    for (const QString &id : ids) {
+        if (const Sandbox *s = m_model->sandbox(id); s && s->endAt.isValid())
+            mostLeft = std::max(mostLeft, now.secsTo(s->endAt));
+    }
+    constexpr int maxMinutes = kMaxTimeoutSeconds / 60;
+    const int leftMinutes = int(std::min<qint64>((mostLeft + 59) / 60, maxMinutes));
     auto *dialog = new QInputDialog(this);
     dialog->setObjectName(QStringLiteral("extendDialog"));
     dialog->setWindowTitle(tr("Extend timeout"));
-    dialog->setLabelText(tr("Time left for %n sandbox(es), in minutes from now:", nullptr, int(ids.size())));
+    dialog->setLabelText(tr(
+        "Time left for %n sandbox(es), in minutes from now (at most %1):", nullptr, int(ids.size()))
+                             .arg(maxMinutes));
     dialog->setInputMode(QInputDialog::IntInput);
-    dialog->setIntRange(1, 24 * 60);
-    dialog->setIntValue(15);
+    dialog->setIntRange(1, maxMinutes);
+    dialog->setIntValue(std::min(leftMinutes + 15, maxMinutes));
     dialog->setAttribute(Qt::WA_DeleteOnClose);
     connect(dialog, &QInputDialog::intValueSelected, this, [this, ids](int minutes) {
-        runOnSandboxes(ids, tr("Extending %n sandbox(es)…", nullptr, int(ids.size())), tr("%1 of %2 extensions failed: %3"),
-                       [this, minutes](const QString &id) {
-                           return new SetTimeoutJob(m_network, m_connection, id, minutes * 60, this);
-                       });
-        m_actionDoneText = tr("%n sandbox(es) now end in %1 minutes.", nullptr, int(ids.size())).arg(minutes);
+        // Less than a sandbox has left shortens it: done only once the user says so.
+        const QDateTime now = QDateTime::currentDateTimeUtc();
+        QStringList shortened;
+        for (const QString &id : ids) {
+            if (const Sandbox *s = m_model->sandbox(id);
+                s && s->endAt.isValid() && now.secsTo(s->endAt) > qint64(minutes) * 60)
+                shortened.append(id);
+        }
+        if (shortened.isEmpty()) {
+            setTimeoutOf(ids, minutes);
+            return;
+        }
+        auto *box = new QMessageBox(QMessageBox::Warning, tr("Shorten the timeout?"),
+            tr("This shortens the time of %n sandbox(es): each ends in %1 minutes, sooner "
+               "than it would now.",
+                nullptr, int(shortened.size()))
+                .arg(minutes),
+            QMessageBox::Cancel, this);
+        box->setObjectName(QStringLiteral("shortenConfirmation"));
+        box->setInformativeText(idList(shortened));
+        QPushButton *shorten = box->addButton(tr("&Shorten"), QMessageBox::DestructiveRole);
+        shorten->setObjectName(QStringLiteral("confirmShortenButton"));
+        box->setDefaultButton(QMessageBox::Cancel);
+        box->setAttribute(Qt::WA_DeleteOnClose);
+        connect(box, &QMessageBox::finished, this, [this, box, shorten, ids, minutes] {
+            if (box->clickedButton() == shorten)
+                setTimeoutOf(ids, minutes);
+        });
+        box->open();
     });
     dialog->open();
+}
+
+void MainWindow::setTimeoutOf(const QStringList &ids, int minutes)
+{
+    runOnSandboxes(ids, tr("Extending %n sandbox(es)…", nullptr, int(ids.size())),
+        tr("%1 of %2 extensions failed: %3"), [this, minutes](const QString &id) {
+            return new SetTimeoutJob(m_network, m_connection, id, minutes * 60, this);
+        });
+    m_actionDoneText
+        = tr("%n sandbox(es) now end in %1 minutes.", nullptr, int(ids.size())).arg(minutes);
 }
 
 void MainWindow::runOnSandboxes(const QStringList &ids, const QString &progressText, const QString &failureText,

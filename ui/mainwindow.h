@@ -203,6 +203,8 @@ private:
     void scanOrphans(const QList<Sandbox> &sandboxes, const QDateTime &serverDate);
     void killAllOrphans();
     void extendSelected();
+    /// Sets the time left of `ids` to `minutes` from now.
+    void setTimeoutOf(const QStringList &ids, int minutes);
     void copyToClipboard(const QString &text, const QString &what);
     void restoreState();
     void saveState() const;

@@ -53,6 +53,10 @@ struct Sandbox
     bool operator==(const Sandbox &other) const = default;
 };
 
+/// The longest timeout the API takes, counted from the request, for a creation and for
+/// an extension alike: 24 hours.
+inline constexpr int kMaxTimeoutSeconds = 24 * 60 * 60;
+
 /// What a create request asks for (E2B's `NewSandbox`).
 struct NewSandbox
 {

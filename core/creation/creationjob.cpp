@@ -23,7 +23,6 @@ namespace {
 const QString creationTag = QStringLiteral("sandbox-desk.creation");
 const QString installTag = QStringLiteral("sandbox-desk.install");
 const QString reservedPrefix = QStringLiteral("sandbox-desk.");
-constexpr int maxTimeoutSeconds = 24 * 60 * 60;
 /// The sandbox's first timeout: the gateway's budget plus this.
 constexpr std::chrono::seconds initialTimeoutMargin { 60 };
 
@@ -178,13 +177,13 @@ bool CreationJob::validate()
         m_firstError = Error::rejected(message);
         return false;
     };
-    if (m_request.timeoutSeconds < 1 || m_request.timeoutSeconds > maxTimeoutSeconds)
+    if (m_request.timeoutSeconds < 1 || m_request.timeoutSeconds > kMaxTimeoutSeconds)
         return reject(tr("The timeout must be between 1 second and 24 hours (%1 s given)")
                           .arg(m_request.timeoutSeconds));
     // The sandbox starts with a timeout of the budget plus a minute (see sendCreate()),
     // which must be one the API accepts.
     const std::chrono::milliseconds maxBudget
-        = std::chrono::seconds(maxTimeoutSeconds) - initialTimeoutMargin;
+        = std::chrono::seconds(kMaxTimeoutSeconds) - initialTimeoutMargin;
     if (m_context.gatewayBudget <= std::chrono::milliseconds::zero()
         || m_context.gatewayBudget > maxBudget)
         return reject(tr("The gateway's start budget must be more than 0 s and at most %1 s, "

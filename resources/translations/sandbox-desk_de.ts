@@ -2272,13 +2272,6 @@ E2B-Sandboxes erstellen, auflisten und aufräumen: Jede fehlgeschlagene Erstellu
         <translation>Zeitlimit verlängern</translation>
     </message>
     <message numerus="yes">
-        <source>Time left for %n sandbox(es), in minutes from now:</source>
-        <translation>
-            <numerusform>Restzeit für %n Sandbox, in Minuten ab jetzt:</numerusform>
-            <numerusform>Restzeit für %n Sandboxes, in Minuten ab jetzt:</numerusform>
-        </translation>
-    </message>
-    <message numerus="yes">
         <source>Extending %n sandbox(es)…</source>
         <translation>
             <numerusform>%n Sandbox wird verlängert…</numerusform>
@@ -2331,6 +2324,28 @@ E2B-Sandboxes erstellen, auflisten und aufräumen: Jede fehlgeschlagene Erstellu
     <message>
         <source>The creation goes on in the background, above the list, where it can be cancelled.</source>
         <translation>Die Erstellung läuft im Hintergrund weiter, über der Liste, wo sie abgebrochen werden kann.</translation>
+    </message>
+    <message numerus="yes">
+        <source>Time left for %n sandbox(es), in minutes from now (at most %1):</source>
+        <translation>
+            <numerusform>Restzeit für %n Sandbox, in Minuten ab jetzt (höchstens %1):</numerusform>
+            <numerusform>Restzeit für %n Sandboxes, in Minuten ab jetzt (höchstens %1):</numerusform>
+        </translation>
+    </message>
+    <message>
+        <source>Shorten the timeout?</source>
+        <translation>Zeitlimit verkürzen?</translation>
+    </message>
+    <message numerus="yes">
+        <source>This shortens the time of %n sandbox(es): each ends in %1 minutes, sooner than it would now.</source>
+        <translation>
+            <numerusform>Das verkürzt die Restzeit von %n Sandbox: Sie endet in %1 Minuten, früher als bisher.</numerusform>
+            <numerusform>Das verkürzt die Restzeit von %n Sandboxes: Jede endet in %1 Minuten, früher als bisher.</numerusform>
+        </translation>
+    </message>
+    <message>
+        <source>&amp;Shorten</source>
+        <translation>&amp;Verkürzen</translation>
     </message>
 </context>
 <context>

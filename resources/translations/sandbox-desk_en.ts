@@ -241,13 +241,6 @@
         </translation>
     </message>
     <message numerus="yes">
-        <source>Time left for %n sandbox(es), in minutes from now:</source>
-        <translation>
-            <numerusform>Time left for %n sandbox, in minutes from now:</numerusform>
-            <numerusform>Time left for %n sandboxes, in minutes from now:</numerusform>
-        </translation>
-    </message>
-    <message numerus="yes">
         <source>Extending %n sandbox(es)…</source>
         <translation>
             <numerusform>Extending %n sandbox…</numerusform>
@@ -259,6 +252,20 @@
         <translation>
             <numerusform>%n sandbox now ends in %1 minutes.</numerusform>
             <numerusform>%n sandboxes now end in %1 minutes.</numerusform>
+        </translation>
+    </message>
+    <message numerus="yes">
+        <source>Time left for %n sandbox(es), in minutes from now (at most %1):</source>
+        <translation>
+            <numerusform>Time left for %n sandbox, in minutes from now (at most %1):</numerusform>
+            <numerusform>Time left for %n sandboxes, in minutes from now (at most %1):</numerusform>
+        </translation>
+    </message>
+    <message numerus="yes">
+        <source>This shortens the time of %n sandbox(es): each ends in %1 minutes, sooner than it would now.</source>
+        <translation>
+            <numerusform>This shortens the time of %n sandbox: it ends in %1 minutes, sooner than it would now.</numerusform>
+            <numerusform>This shortens the time of %n sandboxes: each ends in %1 minutes, sooner than it would now.</numerusform>
         </translation>
     </message>
 </context>

@@ -66,6 +66,7 @@ private Q_SLOTS:
     void cancelledKillKillsNothing();
     void suspectedOrphansAreKilledOnlyWhenChosen();
     void extendTimeout();
+    void shorteningTimeoutAsksFirst();
     void pauseAndResume();
     void filterBar();
     void menuBarHoldsEveryAction();
@@ -412,6 +413,10 @@ void TestMainWindow::extendTimeout()
     m_window->extendAction()->trigger();
     auto *dialog = waitForDialog<QInputDialog>(QStringLiteral("extendDialog"));
     QVERIFY(dialog);
+    // Offered: what is left (10 minutes, rounded up) and 15 more; at most the API's 24 hours.
+    QVERIFY2(dialog->intValue() >= 24 && dialog->intValue() <= 25,
+        qPrintable(QString::number(dialog->intValue())));
+    QCOMPARE(dialog->intMaximum(), 24 * 60);
     dialog->setIntValue(90);
     QSignalSpy done(m_window.get(), &MainWindow::actionsFinished);
     dialog->accept();
@@ -421,6 +426,46 @@ void TestMainWindow::extendTimeout()
     QVERIFY(s);
     const qint64 left = QDateTime::currentDateTimeUtc().secsTo(s->endAt);
     QVERIFY2(left > 80 * 60 && left <= 90 * 60, qPrintable(QString::number(left)));
+}
+
+// Less than a sandbox has left shortens it: asked first, Cancel changes nothing.
+void TestMainWindow::shorteningTimeoutAsksFirst()
+{
+    const QString a = createSandbox(); // 600 s
+    m_window = makeWindow();
+    QVERIFY(refreshWindow());
+    QVERIFY(m_window->selectSandbox(a));
+    const auto timeLeft = [&] {
+        std::unique_ptr<ListSandboxesJob> job(new ListSandboxesJob(&m_network, m_settings));
+        if (!runJob(job.get()) || job->sandboxes().isEmpty())
+            return qint64(-1);
+        return QDateTime::currentDateTimeUtc().secsTo(job->sandboxes().constFirst().endAt);
+    };
+    QSignalSpy done(m_window.get(), &MainWindow::actionsFinished);
+    for (const bool confirm : { false, true }) {
+        m_window->extendAction()->trigger();
+        auto *dialog = waitForDialog<QInputDialog>(QStringLiteral("extendDialog"));
+        QVERIFY(dialog);
+        dialog->setIntValue(2);
+        dialog->accept();
+        auto *box = waitForDialog<QMessageBox>(QStringLiteral("shortenConfirmation"));
+        QVERIFY(box);
+        QVERIFY2(box->text().contains(QLatin1String("shortens")), qPrintable(box->text()));
+        QVERIFY(box->informativeText().contains(a));
+        QCOMPARE(
+            static_cast<QAbstractButton *>(box->defaultButton()), box->button(QMessageBox::Cancel));
+        if (!confirm) {
+            box->button(QMessageBox::Cancel)->click();
+            QVERIFY(refreshWindow());
+            QCOMPARE(done.count(), 0);
+            QVERIFY2(timeLeft() > 5 * 60, qPrintable(QString::number(timeLeft())));
+        } else {
+            box->findChild<QPushButton *>(QStringLiteral("confirmShortenButton"))->click();
+            QVERIFY(done.wait(kWait));
+            const qint64 left = timeLeft();
+            QVERIFY2(left > 0 && left <= 2 * 60, qPrintable(QString::number(left)));
+        }
+    }
 }
 
 void TestMainWindow::pauseAndResume()
