@@ -18,6 +18,7 @@
 #include <QHBoxLayout>
 #include <QJsonArray>
 #include <QJsonDocument>
+#include <QKeyEvent>
 #include <QLabel>
 #include <QLineEdit>
 #include <QListWidget>
@@ -40,6 +41,43 @@ namespace sd {
 namespace {
 
 const QString kReservedPrefix = QStringLiteral("sandbox-desk.");
+constexpr int kMaxTimeoutMinutes = kMaxTimeoutSeconds / 60;
+
+/// Minutes, from 1 to the API's 24 hours. A whole number outside that range stays as
+/// typed, for the dialog to name the range and hold Create back: a spin box cuts it
+/// short keystroke by keystroke instead (99999999 quietly read 999), or shows a 0 it
+/// does not take while the sandbox gets the value before it.
+class TimeoutSpinBox : public QSpinBox
+{
+public:
+    using QSpinBox::QSpinBox;
+
+    QLineEdit *editor() const { return lineEdit(); }
+
+protected:
+    QValidator::State validate(QString &text, int &pos) const override
+    {
+        const QValidator::State state = QSpinBox::validate(text, pos);
+        if (state != QValidator::Invalid)
+            return state;
+        QString number = text;
+        if (number.endsWith(suffix()))
+            number.chop(suffix().size());
+        static const QRegularExpression digits(QStringLiteral("^\\s*[0-9]{1,12}\\s*$"));
+        return digits.match(number).hasMatch() ? QValidator::Intermediate : QValidator::Invalid;
+    }
+
+    void keyPressEvent(QKeyEvent *event) override
+    {
+        // Enter would put the last valid number back and create with it at once.
+        if ((event->key() == Qt::Key_Return || event->key() == Qt::Key_Enter)
+            && !hasAcceptableInput()) {
+            event->accept();
+            return;
+        }
+        QSpinBox::keyPressEvent(event);
+    }
+};
 constexpr int kServerIdRole = Qt::UserRole + 1;
 constexpr int kStateRole = Qt::UserRole + 2;
 
@@ -169,14 +207,19 @@ QWidget *NewSandboxDialog::createFormPage()
     connect(m_template, &QComboBox::currentTextChanged, this, &NewSandboxDialog::validate);
     form->addRow(tr("&Template:"), m_template);
 
-    m_timeout = new QSpinBox(page);
+    auto *timeout = new TimeoutSpinBox(page);
+    m_timeout = timeout;
     m_timeout->setObjectName(QStringLiteral("timeoutSpin"));
-    m_timeout->setRange(1, 24 * 60);
+    m_timeout->setRange(1, kMaxTimeoutMinutes);
     m_timeout->setValue(5);
     m_timeout->setSuffix(tr(" min"));
     m_timeout->setAccessibleName(tr("Timeout in minutes"));
     m_timeout->setToolTip(tr("The sandbox is killed this long after it is created unless extended."));
     connect(m_timeout, &QSpinBox::valueChanged, this, &NewSandboxDialog::validate);
+    // Text the spin box does not take yet changes no value: watched as typed, and again
+    // once editing ends (leaving the field puts the last valid value back).
+    connect(timeout->editor(), &QLineEdit::textChanged, this, &NewSandboxDialog::validate);
+    connect(m_timeout, &QAbstractSpinBox::editingFinished, this, &NewSandboxDialog::validate);
     form->addRow(tr("T&imeout:"), m_timeout);
     layout->addLayout(form);
 
@@ -460,6 +503,9 @@ void NewSandboxDialog::validate()
     QStringList warnings;
     if (m_template->currentText().trimmed().isEmpty())
         errors << tr("Choose a template.");
+    if (!m_timeout->hasAcceptableInput())
+        errors
+            << tr("The timeout must be from 1 to %1 minutes (24 hours).").arg(kMaxTimeoutMinutes);
 
     QSet<QString> keys;
     for (const auto &entry : m_metadata->entries()) {

@@ -2693,6 +2693,10 @@ E2B-Sandboxes erstellen, auflisten und aufräumen: Jede fehlgeschlagene Erstellu
         <source>&amp;Keep watching</source>
         <translation>&amp;Weiter zusehen</translation>
     </message>
+    <message>
+        <source>The timeout must be from 1 to %1 minutes (24 hours).</source>
+        <translation>Das Zeitlimit muss zwischen 1 und %1 Minuten (24 Stunden) liegen.</translation>
+    </message>
 </context>
 <context>
     <name>sd::OrphanDetector</name>

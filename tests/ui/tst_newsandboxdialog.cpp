@@ -14,6 +14,7 @@
 #include <QComboBox>
 #include <QJsonArray>
 #include <QJsonDocument>
+#include <QJsonObject>
 #include <QLabel>
 #include <QLineEdit>
 #include <QListWidget>
@@ -24,10 +25,10 @@
 #include <QPushButton>
 #include <QSettings>
 #include <QSignalSpy>
+#include <QSpinBox>
 #include <QTableWidget>
-#include <QTreeWidget>
 #include <QTest>
-#include <QJsonObject>
+#include <QTreeWidget>
 
 using namespace sd;
 
@@ -57,6 +58,7 @@ private Q_SLOTS:
     void cleanup();
 
     void createEnabledForPlainSettings();
+    void timeoutOutOfRangeDisablesCreate();
     void badJsonDisablesCreate();
     void missingRequiredOptionDisablesCreate();
     void badMetadataDisablesCreate_data();
@@ -159,6 +161,45 @@ void TestNewSandboxDialog::createEnabledForPlainSettings()
     QVERIFY(dialog->validationMessage().contains(QStringLiteral("template")));
     templateCombo->setCurrentText(QStringLiteral("base"));
     QVERIFY(dialog->canCreate());
+}
+
+// The timeout field shows what the sandbox gets: a number out of range stays as typed
+// and holds Create back with the range, instead of becoming another number.
+void TestNewSandboxDialog::timeoutOutOfRangeDisablesCreate()
+{
+    auto dialog = makeDialog();
+    auto *spin = dialog->findChild<QSpinBox *>(QStringLiteral("timeoutSpin"));
+    QVERIFY(spin);
+    QCOMPARE(spin->minimum(), 1);
+    QCOMPARE(spin->maximum(), 24 * 60); // what the API and --timeout take
+    spin->setFocus();
+    for (const char *typed : { "99999999", "0" }) {
+        spin->selectAll();
+        QTest::keyClicks(spin, QLatin1String(typed));
+        QVERIFY2(spin->text().startsWith(QLatin1String(typed) + QLatin1Char(' ')),
+            qPrintable(spin->text()));
+        QVERIFY(!dialog->canCreate());
+        QVERIFY2(dialog->validationMessage().contains(QLatin1String("from 1 to 1440 minutes")),
+            qPrintable(dialog->validationMessage()));
+        // Enter creates nothing with a value other than the one shown.
+        QTest::keyClick(spin, Qt::Key_Return);
+        QVERIFY(!dialog->isShowingProgress());
+        QVERIFY(!dialog->job());
+    }
+    spin->selectAll();
+    QTest::keyClicks(spin, QStringLiteral("30"));
+    QVERIFY2(dialog->canCreate(), qPrintable(dialog->validationMessage()));
+    QCOMPARE(dialog->request().timeoutSeconds, qint64(30 * 60));
+    QSignalSpy finished(dialog.get(), &NewSandboxDialog::creationFinished);
+    dialog->findChild<QPushButton *>(QStringLiteral("createButton"))->click();
+    QVERIFY(finished.wait(kWait));
+    QVERIFY(finished.first().at(1).toBool());
+    std::unique_ptr<ListSandboxesJob> list(new ListSandboxesJob(&m_network, m_settings));
+    QVERIFY(test::runJob(list.get(), kWait));
+    QCOMPARE(list->sandboxes().size(), 1);
+    const qint64 left
+        = QDateTime::currentDateTimeUtc().secsTo(list->sandboxes().constFirst().endAt);
+    QVERIFY2(left > 25 * 60 && left <= 30 * 60, qPrintable(QString::number(left)));
 }
 
 void TestNewSandboxDialog::badJsonDisablesCreate()
