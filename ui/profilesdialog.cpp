@@ -372,13 +372,36 @@ void ProfilesDialog::testConnection()
     }
     ConnectionSettings settings = profile.connectionSettings();
     settings.apiKey = m_key->text().trimmed();
-    if (settings.apiKey.isEmpty() && !m_editingId.isEmpty())
-        settings.apiKey = m_keys->sessionKey(m_editingId);
-    if (settings.apiKey.isEmpty()) {
+    if (!settings.apiKey.isEmpty()) {
+        testWith(settings);
+        return;
+    }
+    if (m_editingId.isEmpty()) {
         showResult(tr("Type the API key to test it."));
         return;
     }
-    testWith(settings);
+    // A saved profile's key: the one kept for this session, else the keychain's.
+    auto *read = m_keys->readKey(m_editingId);
+    read->setParent(this);
+    m_testJob = read;
+    m_test->setEnabled(false);
+    showResult(tr("Reading the key from the keychain…"));
+    connect(read, &Job::finished, this, [this, read, settings]() mutable {
+        m_test->setEnabled(true);
+        if (read->hasError()) {
+            showResult(
+                tr("The key could not be read from the keychain: %1").arg(read->error().message()),
+                Tone::Failure);
+            return;
+        }
+        if (!read->found()) {
+            showResult(tr("No key is stored for this profile: type the API key to test it."));
+            return;
+        }
+        settings.apiKey = read->key();
+        testWith(settings);
+    });
+    read->start();
 }
 
 void ProfilesDialog::testWith(const ConnectionSettings &settings)

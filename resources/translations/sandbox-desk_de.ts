@@ -3005,6 +3005,18 @@ E2B-Sandboxes erstellen, auflisten und aufräumen: Jede fehlgeschlagene Erstellu
         <source>Connected: the server accepted the key. %1</source>
         <translation>Verbunden: Der Server hat den Schlüssel angenommen. %1</translation>
     </message>
+    <message>
+        <source>Reading the key from the keychain…</source>
+        <translation>Der Schlüssel wird aus dem Schlüsselbund gelesen…</translation>
+    </message>
+    <message>
+        <source>The key could not be read from the keychain: %1</source>
+        <translation>Der Schlüssel konnte nicht aus dem Schlüsselbund gelesen werden: %1</translation>
+    </message>
+    <message>
+        <source>No key is stored for this profile: type the API key to test it.</source>
+        <translation>Für dieses Profil ist kein Schlüssel gespeichert: Geben Sie den API-Schlüssel ein, um ihn zu testen.</translation>
+    </message>
 </context>
 <context>
     <name>sd::ReadKeyJob</name>

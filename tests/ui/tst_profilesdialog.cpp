@@ -36,6 +36,7 @@ private Q_SLOTS:
     void initTestCase();
     void savesTheKeyInTheKeychainOnly();
     void savingAnUnencryptedProfileWarns();
+    void testsASavedProfileWithTheKeychainsKey();
     void listsTheLocalProfileWithOnlyItsPortEditable();
     void localTestNeverSendsTheKeyToAnotherUser();
     void usesTheCliLoginInTwoClicks();
@@ -225,6 +226,62 @@ void TestProfilesDialog::savesTheKeyInTheKeychainOnly()
 
     // Leave the keyring as it was.
     QVERIFY(test::runJob(fresh.deleteKey(id)));
+}
+
+// "Test connection" on a saved profile, in a later session, with no key typed: the
+// key is the keychain's.
+void TestProfilesDialog::testsASavedProfileWithTheKeychainsKey()
+{
+    test::LocalBackend backend;
+    QVERIFY2(backend.start(), qPrintable(backend.errorString()));
+    QString id;
+    {
+        Stores stores;
+        showDialog(stores);
+        QComboBox *kind = nullptr;
+        for (QComboBox *combo : m_dialog->findChildren<QComboBox *>()) {
+            if (combo->accessibleName() == QLatin1String("Kind"))
+                kind = combo;
+        }
+        QVERIFY(kind);
+        kind->setCurrentIndex(kind->findData(int(Profile::Kind::Custom)));
+        field(QStringLiteral("Name"))->setText(QStringLiteral("Saved key"));
+        field(QStringLiteral("API URL"))->setText(backend.url().toString());
+        field(QStringLiteral("Sandbox URL"))->setText(backend.url().toString());
+        field(QStringLiteral("API key"))->setText(backend.apiKey());
+        QSignalSpy saved(m_dialog.get(), &ProfilesDialog::profileSaved);
+        button(QStringLiteral("&Save"))->click();
+        QVERIFY(saved.wait(20000));
+        id = saved.first().at(0).toString();
+        QCOMPARE(m_dialog->testResult(), QStringLiteral("Saved; the key is in the keychain."));
+        m_dialog.reset();
+    }
+
+    // A new session: nothing typed, nothing kept in memory.
+    Stores stores;
+    showDialog(stores);
+    QVERIFY(!stores.keys.hasSessionKey(id));
+    auto *list = m_dialog->findChild<QListWidget *>();
+    QListWidgetItem *item = nullptr;
+    for (int row = 0; row < list->count(); ++row) {
+        if (list->item(row)->data(Qt::UserRole).toString() == id)
+            item = list->item(row);
+    }
+    QVERIFY(item);
+    list->setCurrentItem(item);
+    QVERIFY(field(QStringLiteral("API key"))->text().isEmpty());
+    button(QStringLiteral("&Test connection"))->click();
+    QTRY_VERIFY_WITH_TIMEOUT(m_dialog->testResult().startsWith(QStringLiteral("Connected")), 20000);
+    QVERIFY(!m_dialog->testResult().contains(backend.apiKey()));
+
+    // With no key stored, the dialog says so.
+    KeyStore fresh;
+    QVERIFY(test::runJob(fresh.deleteKey(id)));
+    button(QStringLiteral("&Test connection"))->click();
+    QTRY_VERIFY_WITH_TIMEOUT(
+        m_dialog->testResult().contains(QStringLiteral("No key is stored")), 20000);
+    m_dialog.reset();
+    stores.profiles.remove(id);
 }
 
 // A self-hosted API on plain http:// elsewhere is allowed (a lab network may need it),
