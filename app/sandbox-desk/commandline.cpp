@@ -46,6 +46,38 @@ const char *const commandLineOnlyOptions[] = { "--json", "--profile", "--api-url
     "--gateway-grace", "--gateway-budget", "--template", "--mcp", "--metadata", "--env",
     "--timeout", "--force", "--include-suspected" };
 constexpr QLatin1String actionList("--list, --orphans, --kill-orphans, --create, --kill, --history");
+// What the window's QApplication takes from the command line, with one dash or two
+// (https://doc.qt.io/qt-6/qguiapplication.html#supported-command-line-options): given
+// without an action they still open the window. The first ones take a value.
+const char *const windowValueOptions[] = { "platform", "platformpluginpath", "platformtheme",
+    "plugin", "qwindowgeometry", "qwindowicon", "qwindowtitle", "session", "display", "geometry",
+    "style", "stylesheet", "name", "title", "visual", "qmljsdebugger" };
+const char *const windowFlagOptions[]
+    = { "reverse", "widgetcount", "nograb", "dograb", "sync", "testability" };
+
+/// Whether `arg` (such as "-platform" or "--style=fusion") is one of Qt's own options;
+/// `takesValue` when the value is the next argument.
+bool isQtWindowOption(const QByteArray &arg, bool *takesValue)
+{
+    QByteArray name = arg.mid(arg.startsWith("--") ? 2 : 1);
+    const qsizetype equals = name.indexOf('=');
+    const bool valueGiven = equals >= 0;
+    if (valueGiven)
+        name.truncate(equals);
+    for (const char *option : windowValueOptions) {
+        if (name == option) {
+            *takesValue = !valueGiven;
+            return true;
+        }
+    }
+    for (const char *option : windowFlagOptions) {
+        if (name == option && !valueGiven) {
+            *takesValue = false;
+            return true;
+        }
+    }
+    return false;
+}
 
 std::optional<quint16> parsePort(const QString &text)
 {
@@ -257,7 +289,20 @@ bool isCommandLineMode(int argc, char **argv)
                 = arg.contains('=') ? arg.mid(arg.indexOf('=') + 1) : QByteArray(i + 1 < argc ? argv[++i] : "");
             if (!parsePort(QString::fromLocal8Bit(value)))
                 return true;
+            continue;
         }
+        if (arg == "--")
+            return false;
+        if (arg == "--verbose" || !arg.startsWith('-') || arg == "-")
+            continue;
+        bool takesValue = false;
+        if (isQtWindowOption(arg, &takesValue)) {
+            i += takesValue ? 1 : 0;
+            continue;
+        }
+        // An option neither mode knows: the command line names it, with no display
+        // needed, instead of a window that ignores it (or cannot start without one).
+        return true;
     }
     return false;
 }

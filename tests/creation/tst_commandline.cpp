@@ -918,6 +918,30 @@ private Q_SLOTS:
         QCOMPARE(m_backend.listIds(), before);
     }
 
+    // An option neither mode knows is named and refused, with or without an action, and
+    // needs no display: without an action it used to start the window, which ignored it
+    // (or could not start at all).
+    void unknownOptionExits2WithoutAnAction()
+    {
+        for (const QStringList &args : { QStringList { QStringLiteral("--frobnicate") },
+                 QStringList { QStringLiteral("--list"), QStringLiteral("--frobnicate") },
+                 QStringList { QStringLiteral("--verbose"), QStringLiteral("--frobnicate=1") } }) {
+            QProcess process;
+            process.setProgram(sd::test::LocalBackend::binary(QStringLiteral("sandbox-desk")));
+            process.setArguments(args);
+            QProcessEnvironment env = environment();
+            for (const char *name : { "QT_QPA_PLATFORM", "DISPLAY", "WAYLAND_DISPLAY" })
+                env.remove(QString::fromLatin1(name));
+            process.setProcessEnvironment(env);
+            process.start();
+            QVERIFY(process.waitForFinished(60000));
+            QCOMPARE(process.exitStatus(), QProcess::NormalExit);
+            const QByteArray err = process.readAllStandardError();
+            QVERIFY2(err.contains("Unknown option 'frobnicate'."), err.constData());
+            QCOMPARE(process.exitCode(), 2);
+        }
+    }
+
     // Help and version are command-line mode: they must work where no display exists.
     void helpAndVersionNeedNoDisplay()
     {
