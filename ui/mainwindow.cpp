@@ -1022,12 +1022,16 @@ void MainWindow::killAllOrphans()
     QStringList suspectedIds;
     for (const Orphan &orphan : orphans)
         (orphan.isSuspected() ? suspectedIds : certainIds).append(orphan.sandboxId);
-    auto *box = new QMessageBox(QMessageBox::Warning, tr("Kill all orphans"),
-                                certainIds.isEmpty()
-                                    ? tr("No orphan is certainly ours; %n is only suspected.", nullptr,
-                                         int(suspectedIds.size()))
-                                    : tr("Kill %n orphan sandbox(es)?", nullptr, int(certainIds.size())),
-                                QMessageBox::Cancel, this);
+    // The question counts what Kill would kill: the suspected ones only once ticked.
+    const auto question = [certain = int(certainIds.size()), suspected = int(suspectedIds.size())](
+                              bool includeSuspected) {
+        const int count = certain + (includeSuspected ? suspected : 0);
+        return count == 0
+            ? tr("No orphan is certainly ours; %n is only suspected.", nullptr, suspected)
+            : tr("Kill %n orphan sandbox(es)?", nullptr, count);
+    };
+    auto *box = new QMessageBox(
+        QMessageBox::Warning, tr("Kill all orphans"), question(false), QMessageBox::Cancel, this);
     box->setObjectName(QStringLiteral("killConfirmation"));
     QString details = idList(certainIds);
     if (!suspectedIds.isEmpty()) {
@@ -1039,6 +1043,8 @@ void MainWindow::killAllOrphans()
         auto *include = new QCheckBox(tr("Also kill the %n &suspected one(s)", nullptr, int(suspectedIds.size())));
         include->setObjectName(QStringLiteral("includeSuspected"));
         box->setCheckBox(include);
+        connect(include, &QCheckBox::toggled, box,
+            [box, question](bool checked) { box->setText(question(checked)); });
     }
     box->setInformativeText(details);
     QPushButton *kill = box->addButton(tr("Kill"), QMessageBox::DestructiveRole);

@@ -390,6 +390,12 @@ void TestMainWindow::suspectedOrphansAreKilledOnlyWhenChosen()
         QVERIFY(box->checkBox());
         QCOMPARE(box->checkBox()->objectName(), QStringLiteral("includeSuspected"));
         QVERIFY(!box->checkBox()->isChecked());
+        // The question counts what Kill would kill, as the box is ticked and unticked.
+        QCOMPARE(box->text(), QStringLiteral("No orphan is certainly ours; 1 is only suspected."));
+        box->checkBox()->setChecked(true);
+        QCOMPARE(box->text(), QStringLiteral("Kill 1 orphan sandbox(es)?"));
+        box->checkBox()->setChecked(false);
+        QCOMPARE(box->text(), QStringLiteral("No orphan is certainly ours; 1 is only suspected."));
         box->checkBox()->setChecked(include);
         QSignalSpy done(m_window.get(), &MainWindow::actionsFinished);
         QSignalSpy refreshed(m_window.get(), &MainWindow::refreshed);
