@@ -60,29 +60,6 @@ QString stepTime(const QDateTime &time, const QDate &day)
                                : local.toString(QStringLiteral("yyyy-MM-dd HH:mm:ss.zzz"));
 }
 
-QString rollbackText(const RollbackReport &report)
-{
-    QString text;
-    switch (report.outcome) {
-    case RollbackOutcome::Killed:
-        text = CreationHistoryView::tr("the sandbox was removed");
-        break;
-    case RollbackOutcome::AlreadyGone:
-        text = CreationHistoryView::tr("the sandbox was already gone");
-        break;
-    case RollbackOutcome::Failed:
-        text = CreationHistoryView::tr("the sandbox could not be removed");
-        break;
-    }
-    // The job's own sentence says more (an ambiguous allocation's search) when it has one.
-    if (!report.summary.isEmpty())
-        text = report.summary;
-    text = CreationHistoryView::tr("%1 (attempts: %2)").arg(text).arg(report.attempts);
-    if (!report.error.isEmpty())
-        text += CreationHistoryView::tr("; last error: %1").arg(report.error);
-    return text;
-}
-
 QString orphanText(OrphanReason reason)
 {
     switch (reason) {

@@ -952,12 +952,8 @@ void NewSandboxDialog::onFinished()
         const bool cancelled = job->endedCancelled();
         m_progressTitle->setText(cancelled ? tr("The creation was cancelled.") : tr("The creation failed."));
         QString text = job->errorMessage();
-        if (const auto rollback = job->rollback()) {
-            text += QStringLiteral("\n") + (rollback->summary.isEmpty() ? tr("Rollback: %1").arg(toString(rollback->outcome))
-                                                                       : rollback->summary);
-            if (!rollback->error.isEmpty())
-                text += QStringLiteral(" (") + rollback->error + QLatin1Char(')');
-        }
+        if (const auto rollback = job->rollback())
+            text += QStringLiteral("\n") + tr("Rollback: %1").arg(rollbackText(*rollback));
         if (job->state() == CreationState::RollbackFailed)
             text += QStringLiteral("\n") + tr("It is flagged as an orphan in the list, where \"Kill all orphans\" can remove it later.");
         m_outcome->setMessage(cancelled ? MessageBanner::Type::Warning : MessageBanner::Type::Error, text);

@@ -723,6 +723,12 @@ void CommandLine::runList()
             ListJsonWriter json;
             QString text;
             int orphans = 0;
+            // Translated once, not per line: a list may have 10,000.
+            const QString running = tr("running");
+            const QString paused = tr("paused");
+            const QString line = tr("%1  %2  %3  ends %4%5\n");
+            const QString orphanLabel = tr("ORPHAN");
+            const QString suspectedLabel = tr("SUSPECTED ORPHAN");
             for (const Sandbox &sandbox : sandboxes) {
                 const std::optional<Orphan> orphan = scan->orphanFor(sandbox.sandboxId);
                 if (orphan)
@@ -734,15 +740,13 @@ void CommandLine::runList()
                     json.add(sandbox, orphan);
                     continue;
                 }
-                text += QStringLiteral("%1  %2  %3  ends %4%5\n")
-                            .arg(sandbox.sandboxId, sandbox.templateId, toString(sandbox.state),
-                                isoTime(sandbox.endAt),
-                                orphan ? QStringLiteral("  %1 %2: %3")
-                                             .arg(orphan->isSuspected()
-                                                     ? QStringLiteral("SUSPECTED ORPHAN")
-                                                     : QStringLiteral("ORPHAN"),
-                                                 toString(orphan->reason), orphan->evidence)
-                                       : QString());
+                text += line.arg(sandbox.sandboxId, sandbox.templateId,
+                    sandbox.state == SandboxState::Paused ? paused : running,
+                    isoTime(sandbox.endAt),
+                    orphan ? QStringLiteral("  %1 %2: %3")
+                                 .arg(orphan->isSuspected() ? suspectedLabel : orphanLabel,
+                                     toString(orphan->reason), orphan->evidence)
+                           : QString());
             }
             if (m_json) {
                 printBytes(json.finish());
@@ -961,15 +965,9 @@ void CommandLine::runCreate()
                 text += tr("warning: %1\n").arg(warning.toString());
             if (!job->errorMessage().isEmpty())
                 text += tr("error: %1\n").arg(job->errorMessage());
-            if (const auto rollback = job->rollback()) {
-                text += tr("rollback: %1 after %n attempt(s)", nullptr, rollback->attempts)
-                            .arg(toString(rollback->outcome));
-                if (!rollback->error.isEmpty())
-                    text += QStringLiteral(" (%1)").arg(rollback->error);
-                text += QLatin1Char('\n');
-                if (!rollback->summary.isEmpty())
-                    text += rollback->summary + QLatin1Char('\n');
-            }
+            // Worded as the window and its history word it.
+            if (const auto rollback = job->rollback())
+                text += tr("rollback: %1").arg(rollbackText(*rollback)) + QLatin1Char('\n');
             if (state == CreationState::Ready)
                 text += tr("ready: %1\n").arg(job->sandboxId());
             printText(text);

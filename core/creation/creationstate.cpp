@@ -138,4 +138,27 @@ std::optional<OrphanReason> orphanReasonFromString(const QString &text)
     return std::nullopt;
 }
 
+QString rollbackText(const RollbackReport &report)
+{
+    QString text;
+    switch (report.outcome) {
+    case RollbackOutcome::Killed:
+        text = Text::tr("the sandbox was removed");
+        break;
+    case RollbackOutcome::AlreadyGone:
+        text = Text::tr("the sandbox was already gone");
+        break;
+    case RollbackOutcome::Failed:
+        text = Text::tr("the sandbox could not be removed");
+        break;
+    }
+    // The job's own sentence says more (an ambiguous allocation's search) when it has one.
+    if (!report.summary.isEmpty())
+        text = report.summary;
+    text = Text::tr("%1 (attempts: %2)").arg(text).arg(report.attempts);
+    if (!report.error.isEmpty())
+        text += Text::tr("; last error: %1").arg(report.error);
+    return text;
+}
+
 } // namespace sd

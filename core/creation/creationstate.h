@@ -62,6 +62,11 @@ struct RollbackReport
     QString summary;
 };
 
+/// What a rollback did, for people, worded once for the window, its history and the
+/// command line: "the sandbox was removed (attempts: 1)", the report's own summary in
+/// place of the outcome when it has one, and its last error when there is one.
+QString rollbackText(const RollbackReport &report);
+
 } // namespace sd
 
 Q_DECLARE_METATYPE(sd::CreationState)

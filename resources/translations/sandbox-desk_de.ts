@@ -406,13 +406,6 @@
         <translation>Fehler: %1
 </translation>
     </message>
-    <message numerus="yes">
-        <source>rollback: %1 after %n attempt(s)</source>
-        <translation>
-            <numerusform>Rollback: %1 nach %n Versuch</numerusform>
-            <numerusform>Rollback: %1 nach %n Versuchen</numerusform>
-        </translation>
-    </message>
     <message>
         <source>ready: %1
 </source>
@@ -510,6 +503,32 @@ und endet mit:
         <source>--%1 applies only to --%2; it filters nothing else. Remove it.</source>
         <translation>--%1 gilt nur für --%2 und filtert sonst nichts. Entfernen Sie es.</translation>
     </message>
+    <message>
+        <source>running</source>
+        <translation>läuft</translation>
+    </message>
+    <message>
+        <source>paused</source>
+        <translation>pausiert</translation>
+    </message>
+    <message>
+        <source>%1  %2  %3  ends %4%5
+</source>
+        <translation>%1  %2  %3  endet %4%5
+</translation>
+    </message>
+    <message>
+        <source>ORPHAN</source>
+        <translation>VERWAIST</translation>
+    </message>
+    <message>
+        <source>SUSPECTED ORPHAN</source>
+        <translation>VERMUTLICH VERWAIST</translation>
+    </message>
+    <message>
+        <source>rollback: %1</source>
+        <translation>Rollback: %1</translation>
+    </message>
 </context>
 <context>
     <name>sd::ConnectProcessJob</name>
@@ -560,26 +579,6 @@ und endet mit:
     <message>
         <source>unknown</source>
         <translation>unbekannt</translation>
-    </message>
-    <message>
-        <source>the sandbox was removed</source>
-        <translation>die Sandbox wurde entfernt</translation>
-    </message>
-    <message>
-        <source>the sandbox was already gone</source>
-        <translation>die Sandbox war schon entfernt</translation>
-    </message>
-    <message>
-        <source>the sandbox could not be removed</source>
-        <translation>die Sandbox konnte nicht entfernt werden</translation>
-    </message>
-    <message>
-        <source>%1 (attempts: %2)</source>
-        <translation>%1 (Versuche: %2)</translation>
-    </message>
-    <message>
-        <source>; last error: %1</source>
-        <translation>; letzter Fehler: %1</translation>
     </message>
     <message>
         <source>The sandbox may still be running: the orphan list flags it (rollback failed).</source>
@@ -1091,6 +1090,26 @@ und endet mit:
     <message>
         <source>Cancelled</source>
         <translation>Abgebrochen</translation>
+    </message>
+    <message>
+        <source>the sandbox was removed</source>
+        <translation>die Sandbox wurde entfernt</translation>
+    </message>
+    <message>
+        <source>the sandbox was already gone</source>
+        <translation>die Sandbox war schon entfernt</translation>
+    </message>
+    <message>
+        <source>the sandbox could not be removed</source>
+        <translation>die Sandbox konnte nicht entfernt werden</translation>
+    </message>
+    <message>
+        <source>%1 (attempts: %2)</source>
+        <translation>%1 (Versuche: %2)</translation>
+    </message>
+    <message>
+        <source>; last error: %1</source>
+        <translation>; letzter Fehler: %1</translation>
     </message>
 </context>
 <context>

@@ -13,13 +13,6 @@
 </numerusform>
         </translation>
     </message>
-    <message numerus="yes">
-        <source>rollback: %1 after %n attempt(s)</source>
-        <translation>
-            <numerusform>rollback: %1 after %n attempt</numerusform>
-            <numerusform>rollback: %1 after %n attempts</numerusform>
-        </translation>
-    </message>
 </context>
 <context>
     <name>sd::CreationHistoryView</name>

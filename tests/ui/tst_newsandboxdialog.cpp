@@ -500,6 +500,10 @@ void TestNewSandboxDialog::failedCreationRollsBackAndRetryClearsSecrets()
     QVERIFY(outcome->isVisible());
     QVERIFY2(outcome->text().contains(QStringLiteral("HTTP 500")), qPrintable(outcome->text()));
     QVERIFY(!outcome->text().contains(QStringLiteral("s3cret-value")));
+    // In the words of the history and the command line.
+    QVERIFY2(outcome->text().contains(
+                 QStringLiteral("\nRollback: the sandbox was removed (attempts: 1)")),
+        qPrintable(outcome->text()));
     auto *steps = dialog->findChild<QListWidget *>(QStringLiteral("stepList"));
     QStringList marks;
     for (int row = 0; row < steps->count(); ++row)

@@ -549,6 +549,30 @@ void TestTranslation::commandLineSpeaksGerman()
     for (const char *key : { "sandboxId", "templateId", "state", "startedAt", "endAt", "metadata", "orphan" })
         QVERIFY2(first.contains(QLatin1String(key)), qPrintable(QStringLiteral("no key %1 in %2").arg(QLatin1String(key), QString::fromUtf8(out))));
     QCOMPARE(first.value(QStringLiteral("state")).toString(), QStringLiteral("running"));
+
+    // The list's lines: the state and its end in German too.
+    QCOMPARE(run(connection + QStringList { QStringLiteral("--list") }, &out, &err), 0);
+    const QString listed = QString::fromUtf8(out);
+    const QString sandboxId = created.value(QStringLiteral("sandboxId")).toString();
+    QVERIFY2(listed.contains(QStringLiteral("%1  base  läuft  endet ").arg(sandboxId)),
+        qPrintable(listed));
+
+    // A failed creation's rollback in the words of the history ("die Sandbox wurde
+    // entfernt (Versuche: 1)"): the gateway cannot start on the base template.
+    const QString mcp = home.filePath(QStringLiteral("mcp.json"));
+    QFile mcpFile(mcp);
+    QVERIFY(mcpFile.open(QIODevice::WriteOnly));
+    mcpFile.write("{\"duckduckgo\": {}}");
+    mcpFile.close();
+    QCOMPARE(run(connection
+                     + QStringList { QStringLiteral("--create"), QStringLiteral("--template"),
+                         QStringLiteral("base"), QStringLiteral("--mcp"), mcp },
+                 &out, &err),
+        1);
+    const QString failed = QString::fromUtf8(out);
+    QVERIFY2(
+        failed.contains(QStringLiteral("\nRollback: die Sandbox wurde entfernt (Versuche: 1)\n")),
+        qPrintable(failed));
 }
 
 QTEST_MAIN(TestTranslation)
