@@ -904,7 +904,10 @@ bool CommandLine::readCreationRequest()
         }
         const McpConfigParse parsed = McpConfigCheck::parse(file.readAll());
         if (!parsed.ok) {
-            fail(Usage, tr("The MCP configuration is not usable: %1").arg(parsed.message));
+            // The message says what is wrong with "the MCP configuration"; this says which.
+            fail(Usage,
+                tr("%1: %2").arg(
+                    path == QLatin1String("-") ? tr("standard input") : path, parsed.message));
             return false;
         }
         m_request.mcp = parsed.config;

@@ -379,10 +379,6 @@
         <translation>Die MCP-Konfiguration %1 konnte nicht gelesen werden: %2</translation>
     </message>
     <message>
-        <source>The MCP configuration is not usable: %1</source>
-        <translation>Die MCP-Konfiguration ist nicht verwendbar: %1</translation>
-    </message>
-    <message>
         <source>creation %1
 </source>
         <translation>Erstellung %1
@@ -528,6 +524,14 @@ und endet mit:
     <message>
         <source>rollback: %1</source>
         <translation>Rollback: %1</translation>
+    </message>
+    <message>
+        <source>%1: %2</source>
+        <translation>%1: %2</translation>
+    </message>
+    <message>
+        <source>standard input</source>
+        <translation>Standardeingabe</translation>
     </message>
 </context>
 <context>

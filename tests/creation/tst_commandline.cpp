@@ -409,6 +409,21 @@ private Q_SLOTS:
                 bad.err.startsWith("error: ") && bad.err.count('\n') == 1, bad.err.constData());
             QVERIFY2(!match.hasMatch(), "a backend was started");
         }
+        // An --mcp file that is not JSON: the message names the file, and says once
+        // what is wrong with it.
+        const QString notJson = m_cli->path(QStringLiteral("not-json.json"));
+        QFile notJsonFile(notJson);
+        QVERIFY(notJsonFile.open(QIODevice::WriteOnly));
+        notJsonFile.write("{\"duckduckgo\": {},}");
+        notJsonFile.close();
+        const CliResult broken
+            = cli(QStringList { QStringLiteral("--create"), QStringLiteral("--mcp"), notJson }
+                + connection());
+        QCOMPARE(broken.exitCode, 2);
+        QVERIFY2(broken.err.startsWith(
+                     "error: " + notJson.toUtf8() + ": The MCP configuration is not valid JSON: "),
+            broken.err.constData());
+        QCOMPARE(broken.err.count("The MCP configuration"), 1);
         const CliResult reserved
             = cli(QStringList { QStringLiteral("--create"), QStringLiteral("--json"),
                       QStringLiteral("--metadata"), QStringLiteral("sandbox-desk.x=1") }
