@@ -1174,10 +1174,24 @@ QList<qint64> SandboxRuntime::sandboxPids() const
 QList<qint64> SandboxRuntime::pausedPids() const
 {
     // Everything in the sandbox's group, where it has one: a process that made a PID
-    // namespace of its own (unshare) is not in the jail's, and must stop too.
-    if (const std::optional<QList<qint64>> grouped = m_cgroup.processes())
+    // namespace of its own (unshare) is not in the jail's, and must stop too. Not the
+    // host-side nsenter of a jailed command: it stops itself when its child stops and
+    // continues it when continued, so stopped from here as well, it would stop itself
+    // again once resumed, and for good.
+    const std::optional<QList<qint64>> grouped = m_cgroup.processes();
+    if (!grouped)
+        return sandboxPids();
+    if (m_isolation != Isolation::Bwrap)
         return *grouped;
-    return sandboxPids();
+    QSet<qint64> entering;
+    for (const SandboxProcess *p : processes())
+        entering.insert(p->pid());
+    QList<qint64> out;
+    for (qint64 pid : *grouped) {
+        if (!entering.contains(pid))
+            out.append(pid);
+    }
+    return out;
 }
 
 QList<sd::ProcessInfo> SandboxRuntime::listProcesses() const
