@@ -29,6 +29,7 @@
 #include "sessionlogview.h"
 #include "trayicon.h"
 
+#include <QAbstractItemView>
 #include <QAction>
 #include <QApplication>
 #include <QCheckBox>
@@ -46,13 +47,14 @@
 #include <QMenu>
 #include <QMenuBar>
 #include <QMessageBox>
-#include <QPushButton>
-#include <QTimer>
 #include <QNetworkAccessManager>
 #include <QPushButton>
 #include <QSettings>
 #include <QSplitter>
 #include <QStatusBar>
+#include <QStyleOptionComboBox>
+#include <QStylePainter>
+#include <QTimer>
 #include <QToolBar>
 #include <QToolButton>
 #include <QVBoxLayout>
@@ -67,6 +69,32 @@ constexpr int kIntervals[] = {0, 5, 15, 30, 60};
 constexpr int kDefaultInterval = 5;
 constexpr int kMaxIdsListed = 15;
 constexpr int kResumeTimeoutSeconds = 300;
+// The profile box's widest, in characters: a long profile name must not push the
+// sandbox actions into the tool bar's overflow menu.
+constexpr int kProfileComboChars = 28;
+
+// A combo box that elides its current text when capped narrower than it; the popup
+// list and the tool tip keep the whole name.
+class ElidingComboBox : public QComboBox
+{
+public:
+    using QComboBox::QComboBox;
+
+protected:
+    void paintEvent(QPaintEvent *) override
+    {
+        QStylePainter painter(this);
+        painter.setPen(palette().color(QPalette::Text));
+        QStyleOptionComboBox option;
+        initStyleOption(&option);
+        painter.drawComplexControl(QStyle::CC_ComboBox, option);
+        const QRect field = style()->subControlRect(
+            QStyle::CC_ComboBox, &option, QStyle::SC_ComboBoxEditField, this);
+        option.currentText
+            = fontMetrics().elidedText(option.currentText, Qt::ElideRight, field.width() - 2);
+        painter.drawControl(QStyle::CE_ComboBoxLabel, option);
+    }
+};
 
 QString idList(const QStringList &ids)
 {
@@ -255,10 +283,12 @@ void MainWindow::createToolBar()
     toolBar->setMovable(false);
     toolBar->setToolButtonStyle(Qt::ToolButtonTextBesideIcon);
 
-    m_profileCombo = new QComboBox(toolBar);
+    m_profileCombo = new ElidingComboBox(toolBar);
     m_profileCombo->setObjectName(QStringLiteral("profileCombo"));
     m_profileCombo->setAccessibleName(tr("Profile"));
-    m_profileCombo->setToolTip(tr("Which E2B deployment to show"));
+    m_profileCombo->setSizeAdjustPolicy(QComboBox::AdjustToContents);
+    m_profileCombo->setMaximumWidth(
+        m_profileCombo->fontMetrics().averageCharWidth() * kProfileComboChars);
     fillProfileCombo();
     connect(m_profileCombo, &QComboBox::activated, this, &MainWindow::onProfileActivated);
     auto *profileLabel = new QLabel(tr("&Profile:"), toolBar);
@@ -646,6 +676,18 @@ void MainWindow::fillProfileCombo()
     m_profileCombo->addItem(tr("Manage profiles…"), QStringLiteral("__manage"));
     const int index = m_profileCombo->findData(m_profileId);
     m_profileCombo->setCurrentIndex(index >= 0 ? index : 0);
+    // The box may show the name cut short: the tool tip and the popup list show it whole.
+    m_profileCombo->setToolTip(
+        tr("%1\nWhich E2B deployment to show").arg(m_profileCombo->currentText()));
+    QAbstractItemView *list = m_profileCombo->view();
+    int widest = 0;
+    for (int i = 0; i < m_profileCombo->count(); ++i)
+        widest
+            = std::max(widest, list->fontMetrics().horizontalAdvance(m_profileCombo->itemText(i)));
+    // The text, the item's margins either side and room for a scroll bar.
+    list->setMinimumWidth(widest + 4 * list->fontMetrics().averageCharWidth()
+        + 2 * list->frameWidth()
+        + list->style()->pixelMetric(QStyle::PM_ScrollBarExtent, nullptr, list));
 }
 
 void MainWindow::onProfileActivated(int index)

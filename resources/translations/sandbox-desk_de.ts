@@ -1963,10 +1963,6 @@ und endet mit:
         <translation>Profil</translation>
     </message>
     <message>
-        <source>Which E2B deployment to show</source>
-        <translation>Welche E2B-Umgebung angezeigt wird</translation>
-    </message>
-    <message>
         <source>&amp;Profile:</source>
         <translation>&amp;Profil:</translation>
     </message>
@@ -2369,6 +2365,12 @@ E2B-Sandboxes erstellen, auflisten und aufräumen: Jede fehlgeschlagene Erstellu
     <message>
         <source>&amp;Shorten</source>
         <translation>&amp;Verkürzen</translation>
+    </message>
+    <message>
+        <source>%1
+Which E2B deployment to show</source>
+        <translation>%1
+Welche E2B-Umgebung angezeigt wird</translation>
     </message>
 </context>
 <context>

@@ -73,6 +73,7 @@ private Q_SLOTS:
     void staleBannerWhenBackendStops();
     void remembersRefreshInterval();
     void switchesToACustomProfile();
+    void longProfileNameKeepsTheActionsInTheToolBar();
     void warnsWhileTheKeyTravelsUnencrypted();
     void metadataIsShownEscaped();
 
@@ -651,6 +652,51 @@ void TestMainWindow::switchesToACustomProfile()
     QVERIFY(m_window->model()->rowOf(a) >= 0);
     auto *combo = m_window->findChild<QComboBox *>(QStringLiteral("profileCombo"));
     QCOMPARE(combo->currentData().toString(), id);
+    m_window->profiles()->remove(id);
+}
+
+void TestMainWindow::longProfileNameKeepsTheActionsInTheToolBar()
+{
+    // The profile exists when the window opens, as it does for the user who made it.
+    const QString name
+        = QStringLiteral("Self-hosted staging cluster in the Frankfurt data centre, B2");
+    QCOMPARE(name.size(), 60);
+    QString id;
+    {
+        QSettings settings;
+        ProfileStore store(&settings);
+        QString problem;
+        id = store.save(Profile::custom(name, m_backend->url(), m_backend->url()), &problem);
+        QVERIFY2(!id.isEmpty(), qPrintable(problem));
+    }
+    m_window = makeWindow();
+    m_window->resize(1280, 760); // the window's default size
+    QTRY_COMPARE(m_window->width(), 1280);
+    auto *combo = m_window->findChild<QComboBox *>(QStringLiteral("profileCombo"));
+    QVERIFY(combo->findData(id) >= 0);
+    auto *toolBar = m_window->findChild<QToolBar *>(QStringLiteral("mainToolBar"));
+    const auto actionsShown = [&]() -> bool {
+        for (QAction *action :
+            { m_window->newSandboxAction(), m_window->killAction(), m_window->killOrphansAction(),
+                m_window->extendAction(), m_window->pauseAction(), m_window->resumeAction() }) {
+            QWidget *button = toolBar->widgetForAction(action);
+            if (!button || !button->isVisible()) {
+                qWarning() << "not in the tool bar:" << action->text();
+                return false;
+            }
+        }
+        return true;
+    };
+    QVERIFY(actionsShown());
+
+    // Chosen, the name shows cut short; the tool tip and the popup list hold it whole.
+    m_window->switchProfile(id);
+    QCOMPARE(combo->currentText(), name);
+    QVERIFY(actionsShown());
+    QVERIFY2(combo->width() < combo->fontMetrics().horizontalAdvance(name) / 2,
+        qPrintable(QString::number(combo->width())));
+    QVERIFY(combo->toolTip().contains(name));
+    QVERIFY(combo->view()->minimumWidth() >= combo->view()->fontMetrics().horizontalAdvance(name));
     m_window->profiles()->remove(id);
 }
 
