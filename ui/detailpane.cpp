@@ -173,7 +173,8 @@ void DetailPane::showSandbox(const Sandbox *sandbox, const std::optional<OrphanF
     };
     QString state = sandbox->state == SandboxState::Paused ? tr("paused") : tr("running");
     if (orphan)
-        state = tr("%1, orphan").arg(state);
+        state = orphan->suspected ? tr("%1 · suspected orphan").arg(state)
+                                  : tr("%1 · orphan").arg(state);
     set("state", state);
     set("template", sandbox->alias.isEmpty() || sandbox->alias == sandbox->templateId
                         ? sandbox->templateId

@@ -483,7 +483,15 @@ void MainWindow::createCentralWidget()
     const QFontMetrics mono(QFontDatabase::systemFont(QFontDatabase::FixedFont));
     table->setColumnWidth(SandboxTableModel::IdColumn, mono.horizontalAdvance(QString(22, QLatin1Char('m'))));
     table->setColumnWidth(SandboxTableModel::TemplateColumn, 120);
-    table->setColumnWidth(SandboxTableModel::StateColumn, 100);
+    // Wide enough for the longest state, "running · suspected orphan", in the user's language.
+    int widestState = 0;
+    for (const QString &state :
+        { SandboxTableModel::tr("running"), SandboxTableModel::tr("paused") })
+        widestState = std::max(widestState,
+            table->fontMetrics().horizontalAdvance(
+                SandboxTableModel::tr("%1 · suspected orphan").arg(state)));
+    table->setColumnWidth(
+        SandboxTableModel::StateColumn, widestState + 40); // with the dot and margins
     table->setColumnWidth(SandboxTableModel::StartedColumn, 110);
     table->setColumnWidth(SandboxTableModel::TimeLeftColumn, 80);
     table->setColumnWidth(SandboxTableModel::CpuColumn, 50);

@@ -1296,10 +1296,6 @@ und endet mit:
         <translation>läuft</translation>
     </message>
     <message>
-        <source>%1, orphan</source>
-        <translation>%1, verwaist</translation>
-    </message>
-    <message>
         <source>%1 (%2)</source>
         <translation>%1 (%2)</translation>
     </message>
@@ -1345,6 +1341,14 @@ und endet mit:
     <message>
         <source>none (no public domain for this sandbox)</source>
         <translation>keine (keine öffentliche Domain für diese Sandbox)</translation>
+    </message>
+    <message>
+        <source>%1 · suspected orphan</source>
+        <translation>%1 · vermutlich verwaist</translation>
+    </message>
+    <message>
+        <source>%1 · orphan</source>
+        <translation>%1 · verwaist</translation>
     </message>
 </context>
 <context>
@@ -3117,10 +3121,6 @@ Welche E2B-Umgebung angezeigt wird</translation>
         <translation>pausiert</translation>
     </message>
     <message>
-        <source>orphan</source>
-        <translation>verwaist</translation>
-    </message>
-    <message>
         <source>%1d %2h</source>
         <translation>%1 T %2 h</translation>
     </message>
@@ -3191,6 +3191,14 @@ Welche E2B-Umgebung angezeigt wird</translation>
     <message>
         <source>Orphan flag</source>
         <translation>Markierung „verwaist“</translation>
+    </message>
+    <message>
+        <source>%1 · suspected orphan</source>
+        <translation>%1 · vermutlich verwaist</translation>
+    </message>
+    <message>
+        <source>%1 · orphan</source>
+        <translation>%1 · verwaist</translation>
     </message>
 </context>
 <context>

@@ -380,6 +380,15 @@ void TestMainWindow::suspectedOrphansAreKilledOnlyWhenChosen()
     QVERIFY(flag && flag->suspected);
     const QModelIndex cell = m_window->model()->index(m_window->model()->rowOf(leftover), SandboxTableModel::FlagColumn);
     QVERIFY(cell.data(Qt::AccessibleTextRole).toString().startsWith(QLatin1String("Suspected orphan")));
+    // The State column and the detail pane say it is only suspected, and still running.
+    const QModelIndex state = m_window->model()->index(
+        m_window->model()->rowOf(leftover), SandboxTableModel::StateColumn);
+    QCOMPARE(state.data().toString(), QStringLiteral("running · suspected orphan"));
+    QVERIFY(m_window->table()->columnWidth(SandboxTableModel::StateColumn)
+        > m_window->table()->fontMetrics().horizontalAdvance(state.data().toString()));
+    QVERIFY(m_window->selectSandbox(leftover));
+    QCOMPARE(m_window->detailPane()->fieldText(QStringLiteral("state")),
+        QStringLiteral("running · suspected orphan"));
 
     // The bulk kill lists it apart, unchecked: confirming kills nothing.
     for (const bool include : {false, true}) {

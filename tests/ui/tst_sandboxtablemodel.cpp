@@ -4,6 +4,8 @@
 #include <QAbstractItemModelTester>
 #include <QColor>
 #include <QElapsedTimer>
+#include <QIcon>
+#include <QImage>
 #include <QItemSelectionModel>
 #include <QRandomGenerator>
 #include <QSignalSpy>
@@ -55,6 +57,7 @@ private Q_SLOTS:
     void metadataEntriesStayApart();
     void stateAndOrphanFilters();
     void orphanFlagsChangeOnlyTheirRows();
+    void stateColumnTellsOrphansApart();
     void countdownSignalsOnlyItsColumn();
     void countdownRedUnderAMinute();
     void countdownTimerTicks();
@@ -402,7 +405,7 @@ void TestSandboxTableModel::orphanFlagsChangeOnlyTheirRows()
     QVERIFY(flag.data(Qt::ToolTipRole).toString().contains("kill answered HTTP 500"));
     QVERIFY(!flag.data(Qt::DecorationRole).isNull());
     QCOMPARE(model.index(model.rowOf("bbb"), SandboxTableModel::StateColumn).data().toString(),
-             QStringLiteral("orphan"));
+        QStringLiteral("running · orphan"));
     QVERIFY(model.index(model.rowOf("aaa"), SandboxTableModel::FlagColumn).data(Qt::ToolTipRole).isNull());
     QCOMPARE(model.count(SandboxTableModel::DisplayState::Orphan), 1);
     QCOMPARE(model.orphanIds(), QStringList{"bbb"});
@@ -417,6 +420,41 @@ void TestSandboxTableModel::orphanFlagsChangeOnlyTheirRows()
     QCOMPARE(changed.at(0).at(0).value<QModelIndex>().row(), model.rowOf("bbb"));
     QCOMPARE(model.index(model.rowOf("bbb"), SandboxTableModel::StateColumn).data().toString(),
              QStringLiteral("running"));
+}
+
+void TestSandboxTableModel::stateColumnTellsOrphansApart()
+{
+    SandboxTableModel model;
+    QAbstractItemModelTester tester(&model, QAbstractItemModelTester::FailureReportingMode::QtTest);
+    model.setSandboxes({ makeSandbox("ours"), makeSandbox("theirs"),
+        makeSandbox("pausedOurs", 300, {}, SandboxState::Paused), makeSandbox("plain") });
+    OrphanFlag suspected { "Its MCP gateway is not running", {} };
+    suspected.suspected = true;
+    model.setOrphanFlags({ { "ours", { "Rollback failed", {} } }, { "theirs", suspected },
+        { "pausedOurs", { "Interrupted", {} } } });
+
+    const auto state = [&model](const char *id, int role = Qt::DisplayRole) {
+        return model.index(model.rowOf(QString::fromLatin1(id)), SandboxTableModel::StateColumn)
+            .data(role);
+    };
+    // Certain and suspected read differently, and running or paused stays in view.
+    QCOMPARE(state("ours").toString(), QStringLiteral("running · orphan"));
+    QCOMPARE(state("theirs").toString(), QStringLiteral("running · suspected orphan"));
+    QCOMPARE(state("pausedOurs").toString(), QStringLiteral("paused · orphan"));
+    QCOMPARE(state("plain").toString(), QStringLiteral("running"));
+    QCOMPARE(state("theirs", Qt::AccessibleTextRole).toString(),
+        QStringLiteral("running · suspected orphan"));
+    // Not the same dot either.
+    const QImage certainDot = state("ours", Qt::DecorationRole).value<QIcon>().pixmap(16).toImage();
+    const QImage suspectedDot
+        = state("theirs", Qt::DecorationRole).value<QIcon>().pixmap(16).toImage();
+    QVERIFY(!certainDot.isNull() && !suspectedDot.isNull());
+    QVERIFY(certainDot != suspectedDot);
+    // Sorting puts the certain orphans at one end, the suspected ones next to them.
+    QVERIFY(state("theirs", SandboxTableModel::SortRole).toInt()
+        > state("plain", SandboxTableModel::SortRole).toInt());
+    QVERIFY(state("ours", SandboxTableModel::SortRole).toInt()
+        > state("theirs", SandboxTableModel::SortRole).toInt());
 }
 
 void TestSandboxTableModel::countdownSignalsOnlyItsColumn()

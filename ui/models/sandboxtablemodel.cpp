@@ -9,6 +9,7 @@
 #include <QLocale>
 #include <QPainter>
 #include <QPalette>
+#include <QPen>
 #include <QPixmap>
 
 #include <algorithm>
@@ -53,6 +54,29 @@ QIcon stateIcon(SandboxTableModel::DisplayState state)
     return icon;
 }
 
+// A ring in the orphan colour: a suspected orphan may be someone else's sandbox,
+// so it is not drawn as the certain one's filled dot.
+QIcon suspectedOrphanIcon()
+{
+    static QIcon icon;
+    if (icon.isNull()) {
+        for (int size : { 12, 16, 24, 32 }) {
+            QPixmap pixmap(size, size);
+            pixmap.fill(Qt::transparent);
+            QPainter painter(&pixmap);
+            painter.setRenderHint(QPainter::Antialiasing);
+            const qreal pen = std::max(1.5, size / 8.0);
+            painter.setPen(QPen(stateColor(SandboxTableModel::DisplayState::Orphan), pen));
+            painter.setBrush(Qt::NoBrush);
+            const qreal margin = size / 5.0 + pen / 2;
+            painter.drawEllipse(QRectF(margin, margin, size - 2 * margin, size - 2 * margin));
+            painter.end();
+            icon.addPixmap(pixmap);
+        }
+    }
+    return icon;
+}
+
 QIcon orphanIcon()
 {
     static const QIcon icon = [] {
@@ -73,17 +97,16 @@ QString formatMemory(int megabytes)
     return SandboxTableModel::tr("%1 MiB").arg(megabytes);
 }
 
-QString stateText(SandboxTableModel::DisplayState state)
+// The sandbox's own state stays in view, and an orphan says whether it is certain,
+// as the detail pane and the command line's --list do.
+QString stateText(const Sandbox &sandbox, const OrphanFlag *orphan)
 {
-    switch (state) {
-    case SandboxTableModel::DisplayState::Running:
-        return SandboxTableModel::tr("running");
-    case SandboxTableModel::DisplayState::Paused:
-        return SandboxTableModel::tr("paused");
-    case SandboxTableModel::DisplayState::Orphan:
-        return SandboxTableModel::tr("orphan");
-    }
-    return {};
+    const QString state = sandbox.state == SandboxState::Paused ? SandboxTableModel::tr("paused")
+                                                                : SandboxTableModel::tr("running");
+    if (!orphan)
+        return state;
+    return orphan->suspected ? SandboxTableModel::tr("%1 · suspected orphan").arg(state)
+                             : SandboxTableModel::tr("%1 · orphan").arg(state);
 }
 
 } // namespace
@@ -254,14 +277,19 @@ QVariant SandboxTableModel::data(const QModelIndex &index, int role) const
                        ? s.templateId
                        : tr("%1 (template %2)").arg(s.alias, s.templateId);
         break;
-    case StateColumn:
+    case StateColumn: {
+        const auto flag = m_orphans.constFind(s.sandboxId);
+        const OrphanFlag *orphan = flag != m_orphans.constEnd() ? &*flag : nullptr;
         if (role == Qt::DisplayRole || role == Qt::AccessibleTextRole)
-            return stateText(displayState(index.row()));
-        if (role == SortRole)
-            return int(displayState(index.row()));
+            return stateText(s, orphan);
+        if (role == SortRole) // running, paused, suspected orphans, orphans
+            return orphan ? int(DisplayState::Orphan) + (orphan->suspected ? 0 : 1)
+                          : int(displayState(index.row()));
         if (role == Qt::DecorationRole)
-            return stateIcon(displayState(index.row()));
+            return orphan && orphan->suspected ? suspectedOrphanIcon()
+                                               : stateIcon(displayState(index.row()));
         break;
+    }
     case StartedColumn:
         if (role == Qt::DisplayRole) {
             // Today's sandboxes show the time only: the common case stays narrow.
