@@ -120,6 +120,17 @@ QString orphanReasonText(OrphanReason reason)
     return {};
 }
 
+// Where a request went, for a message that must say which server did not answer:
+// scheme://host:port, the port said even when it is the scheme's default.
+QString serverOrigin(const QUrl &url)
+{
+    QUrl origin;
+    origin.setScheme(url.scheme());
+    origin.setHost(url.host());
+    origin.setPort(url.port(url.scheme() == QLatin1String("https") ? 443 : 80));
+    return origin.toString();
+}
+
 } // namespace
 
 MainWindow::MainWindow(DesktopOptions options, QWidget *parent)
@@ -737,6 +748,8 @@ void MainWindow::switchProfile(const QString &profileId)
     m_model->setSandboxes({});
     m_model->setStale(false);
     m_lastGoodRefresh = QDateTime();
+    m_noListReason.clear();
+    updateFilterStatus();
     m_banner->hide();
     m_connectionWarning->hide(); // said again if the next profile has the same problem
     updateStatusCounts();
@@ -921,9 +934,19 @@ void MainWindow::onListFinished(Job *job)
     m_refreshJob = nullptr;
     if (job->hasError()) {
         Error error = job->error();
-        error.withContext(tr("Could not refresh the list"));
+        const QString server = serverOrigin(m_connection.apiUrl);
+        error.withContext(tr("Could not refresh the list from %1").arg(server));
         setConnectionState(ConnectionState::Failed, error.message());
         m_model->setStale(true);
+        if (!m_lastGoodRefresh.isValid()) {
+            // Nothing listed is not an empty account: say the list never came.
+            const bool unreachable = job->error().kind() == Error::Kind::Transport
+                || job->error().kind() == Error::Kind::Timeout;
+            m_noListReason = unreachable
+                ? tr("Could not reach %1: no list has been loaded.").arg(server)
+                : tr("The list from %1 could not be loaded.").arg(server);
+            updateFilterStatus();
+        }
         QString text = error.message();
         if (m_lastGoodRefresh.isValid())
             text = joinSentences(text,
@@ -944,6 +967,10 @@ void MainWindow::onListFinished(Job *job)
     scanOrphans(list->sandboxes(), list->serverDate());
     m_model->setStale(false);
     m_lastGoodRefresh = QDateTime::currentDateTime();
+    if (!m_noListReason.isEmpty()) {
+        m_noListReason.clear();
+        updateFilterStatus();
+    }
     if (!m_pendingSelection.isEmpty()) {
         // A sandbox just created through the dialog: show it.
         selectSandbox(m_pendingSelection);
@@ -1230,8 +1257,12 @@ void MainWindow::updateFilterStatus()
     m_filterStatus->setText(tr("Showing %1 of %2").arg(shown).arg(all));
     m_filterStatus->setVisible(hiding);
     m_clearFilterButton->setVisible(hiding);
-    static_cast<SandboxTableView *>(m_table)->setPlaceholderText(
-        all > 0 ? tr("No sandbox matches the filter. Clear it to see all %1.").arg(all) : tr("No sandboxes yet."));
+    QString placeholder = tr("No sandboxes yet.");
+    if (all > 0)
+        placeholder = tr("No sandbox matches the filter. Clear it to see all %1.").arg(all);
+    else if (!m_noListReason.isEmpty())
+        placeholder = m_noListReason;
+    static_cast<SandboxTableView *>(m_table)->setPlaceholderText(placeholder);
 }
 
 void MainWindow::clearFilter()
@@ -1249,6 +1280,8 @@ void MainWindow::updateStatusCounts()
     QString text = tr("%1 running, %2 paused").arg(running).arg(paused);
     if (orphans > 0)
         text += QStringLiteral(", ") + tr("%n orphan(s)", nullptr, orphans);
+    if (!m_noListReason.isEmpty() && m_model->rowCount() == 0)
+        text = tr("No list loaded"); // not "0 running": nothing was counted
     m_countsLabel->setText(text);
     if (!m_lastGoodRefresh.isValid()) {
         m_lastRefreshLabel->setText(tr("Not refreshed yet"));

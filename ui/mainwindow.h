@@ -256,6 +256,8 @@ private:
     QPointer<Job> m_refreshJob;
     QPointer<Job> m_connectJob;
     QDateTime m_lastGoodRefresh;
+    /// Why this profile has no list at all (its first refresh failed); empty once one loads.
+    QString m_noListReason;
     QPointer<Session> m_session;
     /// Sessions of profiles switched away from, alive while their creations finish.
     QList<QPointer<Session>> m_retiredSessions;

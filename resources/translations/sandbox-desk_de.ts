@@ -2161,10 +2161,6 @@ E2B-Sandboxes erstellen, auflisten und aufräumen: Jede fehlgeschlagene Erstellu
         <translation>Getrennt</translation>
     </message>
     <message>
-        <source>Could not refresh the list</source>
-        <translation>Die Liste konnte nicht aktualisiert werden</translation>
-    </message>
-    <message>
         <source>Showing the list from %1, which may be out of date.</source>
         <translation>Angezeigt wird die Liste von %1; sie ist möglicherweise veraltet.</translation>
     </message>
@@ -2375,6 +2371,22 @@ E2B-Sandboxes erstellen, auflisten und aufräumen: Jede fehlgeschlagene Erstellu
 Which E2B deployment to show</source>
         <translation>%1
 Welche E2B-Umgebung angezeigt wird</translation>
+    </message>
+    <message>
+        <source>Could not refresh the list from %1</source>
+        <translation>Die Liste von %1 konnte nicht aktualisiert werden</translation>
+    </message>
+    <message>
+        <source>Could not reach %1: no list has been loaded.</source>
+        <translation>%1 ist nicht erreichbar: Es wurde keine Liste geladen.</translation>
+    </message>
+    <message>
+        <source>The list from %1 could not be loaded.</source>
+        <translation>Die Liste von %1 konnte nicht geladen werden.</translation>
+    </message>
+    <message>
+        <source>No list loaded</source>
+        <translation>Keine Liste geladen</translation>
     </message>
 </context>
 <context>

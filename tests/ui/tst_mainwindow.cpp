@@ -33,6 +33,7 @@
 #include <QTabWidget>
 #include <QTableView>
 #include <QTableWidget>
+#include <QTcpServer>
 #include <QTest>
 #include <QTimer>
 #include <QToolBar>
@@ -74,6 +75,7 @@ private Q_SLOTS:
     void remembersRefreshInterval();
     void switchesToACustomProfile();
     void longProfileNameKeepsTheActionsInTheToolBar();
+    void unreachableProfileIsNotAnEmptyAccount();
     void warnsWhileTheKeyTravelsUnencrypted();
     void metadataIsShownEscaped();
 
@@ -706,6 +708,51 @@ void TestMainWindow::longProfileNameKeepsTheActionsInTheToolBar()
         qPrintable(QString::number(combo->width())));
     QVERIFY(combo->toolTip().contains(name));
     QVERIFY(combo->view()->minimumWidth() >= combo->view()->fontMetrics().horizontalAdvance(name));
+    m_window->profiles()->remove(id);
+}
+
+void TestMainWindow::unreachableProfileIsNotAnEmptyAccount()
+{
+    m_window = makeWindow();
+    QVERIFY(refreshWindow());
+    // A port that was free a moment ago: nothing listens there.
+    quint16 port = 0;
+    {
+        QTcpServer probe;
+        QVERIFY(probe.listen(QHostAddress::LocalHost));
+        port = probe.serverPort();
+    }
+    const QString server = QStringLiteral("http://127.0.0.1:%1").arg(port);
+    QString problem;
+    const QString id = m_window->profiles()->save(
+        Profile::custom(QStringLiteral("Closed port"), QUrl(server), QUrl(server)), &problem);
+    QVERIFY2(!id.isEmpty(), qPrintable(problem));
+    qputenv("E2B_API_KEY", m_backend->apiKey().toUtf8());
+    QSignalSpy refreshed(m_window.get(), &MainWindow::refreshed);
+    m_window->switchProfile(id);
+    QVERIFY(refreshed.wait(kWait));
+    qunsetenv("E2B_API_KEY");
+    QVERIFY(!refreshed.last().at(0).toBool());
+
+    // Not an empty account: the list says the server was not reached, and which one.
+    const QString placeholder
+        = static_cast<SandboxTableView *>(m_window->table())->placeholderText();
+    QVERIFY2(
+        placeholder.contains(QLatin1String("Could not reach ") + server), qPrintable(placeholder));
+    QVERIFY(!placeholder.contains(QLatin1String("No sandboxes yet")));
+    const QString counts = m_window->findChild<QLabel *>(QStringLiteral("countsLabel"))->text();
+    QVERIFY2(!counts.contains(QLatin1String("running")), qPrintable(counts));
+    QVERIFY(m_window->banner()->isVisible());
+    QVERIFY2(m_window->banner()->text().contains(server), qPrintable(m_window->banner()->text()));
+
+    // Back on a reachable profile, the usual words return.
+    m_window->switchProfile(Profile::localId());
+    QVERIFY(refreshed.wait(kWait));
+    QCOMPARE(static_cast<SandboxTableView *>(m_window->table())->placeholderText(),
+        QStringLiteral("No sandboxes yet."));
+    QVERIFY(m_window->findChild<QLabel *>(QStringLiteral("countsLabel"))
+                ->text()
+                .contains(QLatin1String("0 running")));
     m_window->profiles()->remove(id);
 }
 
