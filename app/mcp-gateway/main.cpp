@@ -184,7 +184,8 @@ int start(const QByteArray &configText, int argc, char **argv)
     if (!writePrivateFile(pidPath, QByteArray::number(qint64(pid)) + '\n', &error))
         printErr(QStringLiteral("warning: cannot write %1: %2.").arg(pidPath, error));
 
-    std::printf("MCP gateway started with %d server(s)\n", int(parsed.config.size()));
+    const int servers = int(parsed.config.size());
+    std::printf("MCP gateway started with %d %s\n", servers, servers == 1 ? "server" : "servers");
     // Out without destructors: the serve child shares this process's pages, and freeing
     // the parsed catalog on the way out would only make the kernel copy them first.
     std::fflush(nullptr);

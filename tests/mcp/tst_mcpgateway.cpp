@@ -160,7 +160,7 @@ private Q_SLOTS:
     {
         const Run r = gatewayRun(validConfig());
         QCOMPARE(r.exitCode, 0);
-        QCOMPARE(r.out, QByteArray("MCP gateway started with 2 server(s)\n"));
+        QCOMPARE(r.out, QByteArray("MCP gateway started with 2 servers\n"));
         QCOMPARE(r.err, QByteArray());
 
         const QString tokenPath = QDir(m_dir).filePath(QStringLiteral(".token"));
@@ -282,7 +282,7 @@ private Q_SLOTS:
         const Run r = gatewayRun(withSecret(R"({"someNewServer":{"key":"SECRET"}})"));
         QCOMPARE(r.exitCode, 0);
         QVERIFY2(r.err.contains("warning") && r.err.contains("someNewServer"), r.err.constData());
-        QCOMPARE(r.out, QByteArray("MCP gateway started with 1 server(s)\n"));
+        QCOMPARE(r.out, QByteArray("MCP gateway started with 1 server\n"));
         QVERIFY(servePid() > 0);
     }
 
@@ -312,7 +312,7 @@ private Q_SLOTS:
                   .arg(sd::mcpGatewayCommand(config));
         const Run r = run(QStringLiteral("/bin/bash"), { QStringLiteral("-c"), command }, env());
         QCOMPARE(r.exitCode, 0);
-        QCOMPARE(r.out, QByteArray("[MCP gateway started with 1 server(s)]\n"));
+        QCOMPARE(r.out, QByteArray("[MCP gateway started with 1 server]\n"));
         QVERIFY2(!QFile::exists(marker), "a config value was executed by the shell");
 
         QFile stored(QDir(m_dir).filePath(QStringLiteral("config.json")));
