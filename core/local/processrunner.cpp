@@ -65,9 +65,11 @@ const QByteArray JailPasswd = "root:x:0:0:root:/root:/bin/sh\n"
                               "nobody:x:65534:65534:nobody:/nonexistent:/usr/sbin/nologin\n";
 const QByteArray JailGroup = "root:x:0:\nuser:x:1000:\nnogroup:x:65534:\n";
 // bwrap options for a user namespace without capabilities (the jail and the probe).
+// No user namespaces inside it: they would let a process make PID namespaces out of
+// the jail's sight and reach kernel code that only a namespace's root reaches.
 const QStringList UnprivilegedJail { QStringLiteral("--unshare-user"), QStringLiteral("--uid"),
-    JailUid, QStringLiteral("--gid"), JailUid, QStringLiteral("--cap-drop"),
-    QStringLiteral("ALL") };
+    JailUid, QStringLiteral("--gid"), JailUid, QStringLiteral("--disable-userns"),
+    QStringLiteral("--cap-drop"), QStringLiteral("ALL") };
 // How often the groups of removed sandboxes are tried again while a killed process
 // keeps one busy (it is gone within milliseconds unless the machine is stalled).
 constexpr int RetiredGroupsIntervalMs = 1000;
