@@ -513,16 +513,14 @@ private Q_SLOTS:
         QCOMPARE(job->stdoutData(), QByteArray("written\n"));
         // Once a later command has been answered, the backend has read what came before.
         QVERIFY(!run(&backend, sandbox, QStringLiteral("true"))->hasError());
-        // What is read and dropped still waits in AddressSanitizer's quarantine (256 MiB
-        // by default) before its memory is used again; unread, all 600 MB would stay.
 #if defined(__SANITIZE_ADDRESS__)
-        constexpr qint64 QuarantineKiB = 256 * 1024;
-#else
-        constexpr qint64 QuarantineKiB = 0;
+        // There the backend's freed buffers wait in the sanitizer's quarantine and caches
+        // (230 to 470 MB of the 600 MB here), so its resident size does not show what it
+        // holds; the plain build checks that.
+        QSKIP("under AddressSanitizer the resident size includes freed memory it keeps");
 #endif
         const qint64 grown = residentKiB() - before;
-        QVERIFY2(grown < 64 * 1024 + QuarantineKiB,
-            qPrintable(QStringLiteral("grew by %1 KiB").arg(grown)));
+        QVERIFY2(grown < 64 * 1024, qPrintable(QStringLiteral("grew by %1 KiB").arg(grown)));
     }
 
     // Each sandbox's folder, and the folder of them all, is the backend user's alone
