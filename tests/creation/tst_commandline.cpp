@@ -43,6 +43,15 @@ private:
     QString m_mcpFile;
     QString m_mcpBadFile;
 
+    // environment() with no display to open a window on.
+    QProcessEnvironment environmentWithoutDisplay() const
+    {
+        QProcessEnvironment env = environment();
+        for (const char *name : { "QT_QPA_PLATFORM", "DISPLAY", "WAYLAND_DISPLAY" })
+            env.remove(QString::fromLatin1(name));
+        return env;
+    }
+
     QProcessEnvironment environment(const QString &apiKey = {}) const
     {
         return m_cli->environment(apiKey);
@@ -944,10 +953,7 @@ private Q_SLOTS:
             QProcess process;
             process.setProgram(sd::test::LocalBackend::binary(QStringLiteral("sandbox-desk")));
             process.setArguments(args);
-            QProcessEnvironment env = environment();
-            for (const char *name : { "QT_QPA_PLATFORM", "DISPLAY", "WAYLAND_DISPLAY" })
-                env.remove(QString::fromLatin1(name));
-            process.setProcessEnvironment(env);
+            process.setProcessEnvironment(environmentWithoutDisplay());
             process.start();
             QVERIFY(process.waitForFinished(60000));
             QCOMPARE(process.exitStatus(), QProcess::NormalExit);
@@ -964,10 +970,7 @@ private Q_SLOTS:
             QProcess process;
             process.setProgram(sd::test::LocalBackend::binary(QStringLiteral("sandbox-desk")));
             process.setArguments({ QString::fromLatin1(option) });
-            QProcessEnvironment env = environment();
-            for (const char *name : { "QT_QPA_PLATFORM", "DISPLAY", "WAYLAND_DISPLAY" })
-                env.remove(QString::fromLatin1(name));
-            process.setProcessEnvironment(env);
+            process.setProcessEnvironment(environmentWithoutDisplay());
             process.start();
             QVERIFY(process.waitForFinished(60000));
             QCOMPARE(process.exitStatus(), QProcess::NormalExit);

@@ -54,6 +54,7 @@ private:
     };
     void showDialog(Stores &stores, const QString &cliLoginPath = {});
     QLineEdit *field(const QString &accessibleName) const;
+    QComboBox *kindBox() const;
     QPushButton *button(const QString &text) const;
 
     QTemporaryDir m_configDir;
@@ -81,6 +82,15 @@ QLineEdit *TestProfilesDialog::field(const QString &accessibleName) const
     for (QLineEdit *edit : edits) {
         if (edit->accessibleName() == accessibleName)
             return edit;
+    }
+    return nullptr;
+}
+
+QComboBox *TestProfilesDialog::kindBox() const
+{
+    for (QComboBox *combo : m_dialog->findChildren<QComboBox *>()) {
+        if (combo->accessibleName() == QLatin1String("Kind"))
+            return combo;
     }
     return nullptr;
 }
@@ -238,11 +248,7 @@ void TestProfilesDialog::testsASavedProfileWithTheKeychainsKey()
     {
         Stores stores;
         showDialog(stores);
-        QComboBox *kind = nullptr;
-        for (QComboBox *combo : m_dialog->findChildren<QComboBox *>()) {
-            if (combo->accessibleName() == QLatin1String("Kind"))
-                kind = combo;
-        }
+        QComboBox *kind = kindBox();
         QVERIFY(kind);
         kind->setCurrentIndex(kind->findData(int(Profile::Kind::Custom)));
         field(QStringLiteral("Name"))->setText(QStringLiteral("Saved key"));
@@ -291,11 +297,7 @@ void TestProfilesDialog::savingAnUnencryptedProfileWarns()
     Stores stores;
     showDialog(stores);
 
-    QComboBox *kind = nullptr;
-    for (QComboBox *combo : m_dialog->findChildren<QComboBox *>()) {
-        if (combo->accessibleName() == QLatin1String("Kind"))
-            kind = combo;
-    }
+    QComboBox *kind = kindBox();
     QVERIFY(kind);
     kind->setCurrentIndex(kind->findData(int(Profile::Kind::Custom)));
     field(QStringLiteral("Name"))->setText(QStringLiteral("Lab"));
