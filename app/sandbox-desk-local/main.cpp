@@ -156,7 +156,7 @@ int main(int argc, char **argv)
         QString::number(sandboxDefaults.maxSandboxes));
     const QCommandLineOption maxProcessesOption(QStringLiteral("max-processes-per-sandbox"),
         QStringLiteral("Processes envd runs at once in a sandbox (429 above); with cgroups, "
-                       "tasks a sandbox may hold at all."),
+                       "tasks a sandbox's own processes may hold at all."),
         QStringLiteral("N"), QString::number(sandboxDefaults.maxProcessesPerSandbox));
     const QCommandLineOption allowHostOption(QStringLiteral("allow-host"),
         QStringLiteral("A DNS name clients call this server by, besides localhost (repeatable); "

@@ -695,6 +695,25 @@ bool SandboxRuntime::ensureGroup()
     return m_groupError.isEmpty();
 }
 
+void SandboxRuntime::updateTaskLimit(int starting)
+{
+    if (!m_cgroup.isActive() || m_config.maxTasks <= 0)
+        return;
+    // bwrap outside the jail, bwrap as its pid 1, and the placeholder holding it open.
+    constexpr int JailTasks = 3;
+    const int helpers
+        = (m_jail ? JailTasks : 0) + (m_network ? 1 : 0) + int(m_entered.size()) + starting;
+    const int limit = m_config.maxTasks + helpers;
+    if (limit == m_taskLimit)
+        return;
+    QString error;
+    if (m_cgroup.setMaxTasks(limit, &error))
+        m_taskLimit = limit;
+    else
+        qCWarning(lcLocal).noquote()
+            << "sandbox" << sandboxId() << "keeps its old task limit:" << error;
+}
+
 void SandboxRuntime::startJail()
 {
     QStringList args {
@@ -765,6 +784,7 @@ void SandboxRuntime::startJail()
          << QStringLiteral("echo ready; exec sleep infinity");
 
     m_jail = new QProcess(this);
+    updateTaskLimit();
     ++liveProcesses;
     connect(m_jail, &QObject::destroyed, [] { --liveProcesses; });
     m_jail->setProgram(bwrapPath());
@@ -874,6 +894,7 @@ void SandboxRuntime::startNetwork()
     args << QStringLiteral("/proc/%1/ns/net").arg(m_jailInit) << QStringLiteral("tap0");
 
     m_network = new QProcess(this);
+    updateTaskLimit();
     ++liveProcesses;
     connect(m_network, &QObject::destroyed, [] { --liveProcesses; });
     m_network->setProgram(slirp);
@@ -939,6 +960,7 @@ void SandboxRuntime::stopNetwork()
     m_network->disconnect(this);
     QProcess *network = m_network;
     m_network = nullptr;
+    updateTaskLimit();
     network->setParent(nullptr);
     // Let QProcess reap it; never wait here.
     connect(network, &QProcess::finished, network, &QObject::deleteLater);
@@ -978,6 +1000,7 @@ void SandboxRuntime::onJailFinished()
         QProcess *jail = std::exchange(m_jail, nullptr);
         jail->disconnect(this);
         jail->deleteLater();
+        updateTaskLimit();
     }
 }
 
@@ -1026,6 +1049,8 @@ SandboxProcess *SandboxRuntime::start(
                             << "ended:" << status;
             m_processes.removeAll(process);
             m_folderChanged = true; // what it wrote last is measured by the next sample
+            if (m_entered.remove(process))
+                updateTaskLimit();
             Q_EMIT processEnded(process->pid(), process->safeCommand(), exitCode, status);
         });
     if (m_stopped) {
@@ -1082,6 +1107,8 @@ void SandboxRuntime::launch(SandboxProcess *process)
     if (m_isolation == Isolation::Bwrap) {
         QProcessEnvironment hostEnvironment;
         const QStringList args = jailedLaunchArguments(config, cwd, &hostEnvironment);
+        updateTaskLimit(1);
+        m_entered.insert(process);
         process->launch(nsenterPath(), args, hostEnvironment, m_fs.home(), true, &m_cgroup,
             namespaceOwner(m_jailInit, "ipc"));
     } else {

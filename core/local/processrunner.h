@@ -233,6 +233,10 @@ private:
     /// mark. Only the sandbox's processes write there: the mark is set when one starts or
     /// ends, and holds while an envd process runs or waits for the jail.
     bool takeFolderChanged();
+    /// Sets `pids.max` to the tasks the sandbox's own processes may hold (maxTasks) plus
+    /// the backend's helpers in its group: the jail's, slirp4netns, and the host-side
+    /// nsenter of each jailed command, `starting` of them about to be forked.
+    void updateTaskLimit(int starting = 0);
     /// Adds a sample from the CPU ticks and resident pages of all its processes and
     /// the bytes in its folder (none measured: the last sample's).
     void addSample(qint64 ticks, qint64 rssPages, std::optional<qint64> diskUsed);
@@ -257,6 +261,8 @@ private:
     bool m_networkSettled = false; ///< configured, or known to be unavailable
     QList<QPointer<SandboxProcess>> m_processes;
     QList<QPointer<SandboxProcess>> m_pending; ///< waiting for the jail
+    QSet<SandboxProcess *> m_entered; ///< jailed processes launched and not yet ended
+    int m_taskLimit = 0; ///< pids.max as last written; 0: not yet
     bool m_paused = false;
     bool m_stopped = false;
     /// A process was launched: only then can a host process carry this sandbox's marker.

@@ -355,6 +355,12 @@ bool SandboxCgroup::create(const QString &sandboxId, const Limits &limits, QStri
     return true;
 }
 
+bool SandboxCgroup::setMaxTasks(int maxTasks, QString *error) const
+{
+    return m_pidsDir.isEmpty()
+        || writeFile(m_pidsDir + QStringLiteral("/pids.max"), QByteArray::number(maxTasks), error);
+}
+
 std::optional<QList<int>> SandboxCgroup::openForJoining() const
 {
     // Opened for each start and closed after it, not held: a backend with thousands

@@ -56,6 +56,8 @@ public:
     /// The processes in the group now (pids of the backend's namespace), children
     /// included; nullopt without a group or when it cannot be read.
     std::optional<QList<qint64>> processes() const;
+    /// Sets the group's `pids.max` to `maxTasks`; false when it cannot be written.
+    bool setMaxTasks(int maxTasks, QString *error) const;
     /// Tasks in the group now (pids.current); -1 when unknown.
     int taskCount() const;
     /// Kills every process in the group now (SIGKILL), whatever state it is in.

@@ -169,6 +169,36 @@ private Q_SLOTS:
         QCOMPARE(echo.stdoutData(), QByteArray("fine\n"));
     }
 
+    /// The limit counts what the sandbox runs, not the backend's helpers in its group
+    /// (the jail, its network, the way each command enters it): with 3, a command gets
+    /// exactly 3 tasks, its shell and two children, and internet access still comes up.
+    /// Those helpers had counted too, so a limit of 4 ran nothing at all.
+    void smallTaskLimitCountsOnlyTheSandboxsOwn()
+    {
+        LocalBackend backend({ QStringLiteral("--isolation"), QStringLiteral("bwrap"),
+            QStringLiteral("--max-processes-per-sandbox"), QStringLiteral("3") });
+        QVERIFY2(backend.start(), qPrintable(backend.errorString()));
+        const QString cgroup = resourcesOf(&backend).value(QStringLiteral("cgroup")).toString();
+        QVERIFY2(
+            cgroup == QLatin1String("v1") || cgroup == QLatin1String("v2"), qPrintable(cgroup));
+
+        const TestSandbox sandbox = createSandbox(&m_nam, &backend);
+        QVERIFY(sandbox.isValid());
+        ProcessConfig tasks;
+        tasks.cmd = QStringLiteral("/bin/sh");
+        tasks.args = QStringList { QStringLiteral("-c"),
+            QStringLiteral("grep -q tap0 /proc/net/dev && echo network; "
+                           "sleep 30 >/dev/null 2>&1 & sleep 30 >/dev/null 2>&1 & echo two; "
+                           "sleep 30 >/dev/null 2>&1 & echo three") };
+        StartProcessJob job(&m_nam, targetFor(&backend, sandbox), tasks);
+        job.setConnectTimeoutMs(120000);
+        QVERIFY(runJob(&job, 120000));
+        QVERIFY2(!job.hasError(), qPrintable(job.error().message()));
+        QCOMPARE(job.stdoutData(), QByteArray("network\ntwo\n"));
+        QVERIFY(job.exitCode() != 0);
+        QVERIFY2(job.stderrData().contains("fork"), job.stderrData().constData());
+    }
+
     /// Idle sandboxes hold no descriptors for their cgroups (a backend of 10,000
     /// sandboxes held three for each, past a 20,000 limit); a process still joins its
     /// sandbox's group, and a kill finds it there.
