@@ -17,6 +17,8 @@
 
 #include <cmath>
 #include <csignal>
+#include <memory>
+#include <utility>
 
 namespace sd::local {
 
@@ -74,6 +76,9 @@ constexpr int MaxKeepAliveSeconds = 3600;
 // output is no longer read until the queue is down to the low mark.
 constexpr qint64 StreamHighWaterBytes = 4 * 1024 * 1024;
 constexpr qint64 StreamLowWaterBytes = 1024 * 1024;
+// Input sent to a process that does not read it, held before further input is refused;
+// a client that waits for each SendInput's answer never has more than one call's.
+constexpr qint64 MaxStdinBacklog = 16 * 1024 * 1024;
 
 bool constantTimeEquals(const QByteArray &a, const QByteArray &b)
 {
@@ -843,6 +848,30 @@ void EnvdService::startStream(QTcpSocket *socket, const HttpRequest &request,
     stream->attach(runtime, process, attach);
 }
 
+void EnvdService::replyOnceInputTaken(
+    QTcpSocket *socket, const HttpRequest &request, SandboxProcess *process)
+{
+    if (process->stdinBacklog() == 0) {
+        replyJson(socket, request, QJsonObject());
+        return;
+    }
+    // A child of the socket: a client that hangs up takes the pending answer with it.
+    auto *waiter = new QObject(socket);
+    auto answered = std::make_shared<bool>(false);
+    const auto answer = [this, socket, request, waiter, answered](bool taken) {
+        if (std::exchange(*answered, true))
+            return;
+        if (taken)
+            replyJson(socket, request, QJsonObject());
+        else
+            replyError(socket, request, false, QStringLiteral("failed_precondition"),
+                QStringLiteral("the process ended before it read all of its input"));
+        waiter->deleteLater();
+    };
+    connect(process, &SandboxProcess::stdinTaken, waiter, [answer] { answer(true); });
+    connect(process, &SandboxProcess::ended, waiter, [answer] { answer(false); });
+}
+
 void EnvdService::unary(QTcpSocket *socket, const HttpRequest &request, SandboxRuntime *runtime,
     const QString &method, const QJsonObject &body)
 {
@@ -911,12 +940,22 @@ void EnvdService::unary(QTcpSocket *socket, const HttpRequest &request, SandboxR
                 QStringLiteral("input.stdin: not valid base64"));
             return;
         }
+        // Each call is answered once the process took its input, as envd does, so a
+        // client that waits for the answer goes at the pace the process reads. One that
+        // does not wait is refused past a backlog the backend would otherwise hold.
+        if (process->stdinBacklog() + data.size() > MaxStdinBacklog) {
+            replyError(socket, request, false, QStringLiteral("resource_exhausted"),
+                QStringLiteral("the process has not read %1 MiB of its input yet: wait for "
+                               "each SendInput to be answered before sending more")
+                    .arg(process->stdinBacklog() / (1024 * 1024)));
+            return;
+        }
         if (!process->writeStdin(data)) {
             replyError(socket, request, false, QStringLiteral("failed_precondition"),
                 QStringLiteral("the process's stdin is not open (start it with stdin: true)"));
             return;
         }
-        replyJson(socket, request, QJsonObject());
+        replyOnceInputTaken(socket, request, process);
         return;
     }
     // CloseStdin: a stdin already closed, or never opened (started without stdin),

@@ -52,6 +52,10 @@ private:
     void replyError(QTcpSocket *socket, const HttpRequest &request, bool stream,
         const QString &code, const QString &message);
     void replyJson(QTcpSocket *socket, const HttpRequest &request, const QJsonObject &json);
+    /// Answers a SendInput once `process` took its input, or with an error if it ends
+    /// first.
+    void replyOnceInputTaken(
+        QTcpSocket *socket, const HttpRequest &request, SandboxProcess *process);
     /// The running sandbox `sandboxId` when the request carries its token and a known
     /// user; otherwise answers the request and returns null.
     SandboxRuntime *authorize(

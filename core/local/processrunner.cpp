@@ -517,6 +517,10 @@ void SandboxProcess::launch(const QString &program, const QStringList &arguments
         Q_EMIT started(m_pid);
         updateReading();
     });
+    connect(m_process, &QProcess::bytesWritten, this, [this] {
+        if (m_process->bytesToWrite() == 0)
+            Q_EMIT stdinTaken();
+    });
     connect(m_process, &QProcess::finished, this, &SandboxProcess::onFinished);
     connect(m_process, &QProcess::errorOccurred, this, [this](QProcess::ProcessError error) {
         if (error == QProcess::FailedToStart)

@@ -86,6 +86,8 @@ public:
     bool isOutputHeld() const { return !m_holders.isEmpty(); }
 
     bool writeStdin(const QByteArray &data);
+    /// Input written but not yet taken by the process's pipe (it is not reading).
+    qint64 stdinBacklog() const { return m_process ? m_process->bytesToWrite() : 0; }
     bool closeStdin();
     /// Sends `signal` to the process and everything it started (its process group).
     void sendSignal(int signal);
@@ -95,6 +97,8 @@ Q_SIGNALS:
     void started(quint32 pid);
     /// It could not start at all; ended() follows.
     void failedToStart(const QString &reason);
+    /// The process's pipe took all the input written so far.
+    void stdinTaken();
     /// Output as it is produced.
     void output(bool isStderr, const QByteArray &data);
     /// Emitted once. exited false means a signal ended it (status "signal: killed").

@@ -12,6 +12,10 @@
 #include <QTcpServer>
 #include <QTcpSocket>
 
+#include <algorithm>
+#include <memory>
+#include <vector>
+
 #include <arpa/inet.h>
 #include <netinet/in.h>
 #include <sys/socket.h>
@@ -192,6 +196,70 @@ private Q_SLOTS:
                            .arg(rssAfter)
                            .arg(last / MiB)));
         QVERIFY2(last < 256 * MiB, qPrintable(QString::number(last)));
+    }
+
+    /// SendInput is answered once the process took the input, as envd answers it, so a
+    /// client that waits for each answer goes at the pace the process reads; input sent
+    /// without waiting is refused past a 16 MiB backlog, which the backend had held
+    /// however much came. Nothing accepted is lost.
+    void unreadInputIsPacedAndBounded()
+    {
+        LocalBackend backend({ QStringLiteral("--isolation"), QStringLiteral("none") });
+        QVERIFY2(backend.start(), qPrintable(backend.errorString()));
+        const TestSandbox sandbox = createSandbox(&m_nam, &backend);
+        QVERIFY(sandbox.isValid());
+        const EnvdTarget target = targetFor(&backend, sandbox);
+        const QString go = backend.stateDir() + QStringLiteral("/read-now");
+        ProcessConfig reader;
+        reader.cmd = QStringLiteral("/bin/sh");
+        reader.args = QStringList { QStringLiteral("-c"),
+            QStringLiteral("while [ ! -e '%1' ]; do sleep 0.05; done; wc -c").arg(go) };
+        StartProcessJob process(&m_nam, target, reader);
+        process.setStdin(true);
+        process.setAutoDelete(false);
+        QSignalSpy started(&process, &StartProcessJob::started);
+        QSignalSpy ended(&process, &Job::finished);
+        process.start();
+        QVERIFY(started.wait(60000));
+
+        // One manager each, so every call is in flight at once.
+        std::vector<std::unique_ptr<sd::NetworkAccessManager>> networks;
+        std::vector<std::unique_ptr<SendInputJob>> inputs;
+        for (int i = 0; i < 9; ++i) {
+            networks.push_back(std::make_unique<sd::NetworkAccessManager>());
+            const QByteArray data(i == 0 ? MiB : 2 * MiB, char('a' + i));
+            inputs.push_back(std::make_unique<SendInputJob>(
+                networks.back().get(), target, ProcessSelector::byPid(process.pid()), data));
+            inputs.back()->setAutoDelete(false);
+            inputs.back()->start();
+            if (i == 0)
+                QTest::qWait(200); // the first is taken first
+        }
+        const auto finished = [&] {
+            return std::count_if(
+                inputs.begin(), inputs.end(), [](const auto &job) { return job->isFinished(); });
+        };
+        // 1 + 7 × 2 MiB wait for the process; the ninth call would make it 17.
+        QTRY_COMPARE_WITH_TIMEOUT(finished(), 1, 60000);
+        QTest::qWait(1000);
+        QCOMPARE(finished(), 1);
+        const auto refused = std::find_if(
+            inputs.begin(), inputs.end(), [](const auto &job) { return job->isFinished(); });
+        QVERIFY((*refused)->hasError());
+        QVERIFY2((*refused)->error().message().contains(
+                     QLatin1String("wait for each SendInput to be answered before sending more")),
+            qPrintable((*refused)->error().message()));
+
+        QFile(go).open(QIODevice::WriteOnly);
+        QTRY_COMPARE_WITH_TIMEOUT(finished(), 9, 60000);
+        for (const auto &job : inputs) {
+            if (job.get() != refused->get())
+                QVERIFY2(!job->hasError(), qPrintable(job->error().message()));
+        }
+        CloseStdinJob close(&m_nam, target, ProcessSelector::byPid(process.pid()));
+        QVERIFY(runJob(&close));
+        QTRY_COMPARE_WITH_TIMEOUT(ended.count(), 1, 60000);
+        QCOMPARE(process.stdoutData().trimmed(), QByteArray::number(15 * MiB));
     }
 
     void keptOutputIsCapped()
