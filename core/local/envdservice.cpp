@@ -2,6 +2,7 @@
 
 #include "common/logging.h"
 #include "envd/envelope.h"
+#include "local/filesignature.h"
 #include "local/httpstreamwriter.h"
 #include "local/localserver.h"
 #include "local/router.h"
@@ -79,16 +80,6 @@ constexpr qint64 StreamLowWaterBytes = 1024 * 1024;
 // Input sent to a process that does not read it, held before further input is refused;
 // a client that waits for each SendInput's answer never has more than one call's.
 constexpr qint64 MaxStdinBacklog = 16 * 1024 * 1024;
-
-bool constantTimeEquals(const QByteArray &a, const QByteArray &b)
-{
-    if (a.size() != b.size())
-        return false;
-    unsigned char diff = 0;
-    for (qsizetype i = 0; i < a.size(); ++i)
-        diff |= uchar(a.at(i)) ^ uchar(b.at(i));
-    return diff == 0;
-}
 
 QString killMessage(KillReason reason)
 {
@@ -487,7 +478,17 @@ SandboxRuntime *EnvdService::authorize(
     // sandboxes exist.
     const QByteArray expected = record ? record->envdAccessToken.toUtf8()
                                        : QByteArrayLiteral("(no sandbox: nothing matches)");
-    const bool tokenMatches = constantTimeEquals(request.header("x-access-token"), expected);
+    // A signed /files link stands in for the token, as on envd.
+    const FileSignature::Check signature = request.path == QLatin1String("/files")
+        ? FileSignature::check(request, expected)
+        : FileSignature::Check::Absent;
+    const bool tokenMatches = constantTimeEquals(request.header("x-access-token"), expected)
+        || signature == FileSignature::Check::Valid;
+    if (record && signature == FileSignature::Check::Expired) {
+        replyError(socket, request, stream, QStringLiteral("unauthenticated"),
+            QStringLiteral("the link's signature has expired: ask the SDK for a new one"));
+        return nullptr;
+    }
     if (!record || !tokenMatches) {
         replyError(socket, request, stream, QStringLiteral("not_found"),
             QStringLiteral("sandbox \"%1\" not found, or X-Access-Token is not its token")
@@ -569,14 +570,14 @@ void EnvdService::serveFiles(
     SandboxRuntime *rt = authorize(socket, request, sandboxId, false);
     if (!rt)
         return;
-    const QString user
-        = request.query.queryItemValue(QStringLiteral("username"), QUrl::FullyDecoded);
+    // Form-decoded ('+' is a space), as envd reads its query.
+    const QString user = FileSignature::queryValue(request, QStringLiteral("username"));
     if (!user.isEmpty() && user != QLatin1String("root") && user != QLatin1String("user")) {
         writeResponse(socket,
             HttpResponse::error(401, QStringLiteral("username must be root or user")), keepAlive);
         return;
     }
-    const QString path = request.query.queryItemValue(QStringLiteral("path"), QUrl::FullyDecoded);
+    const QString path = FileSignature::queryValue(request, QStringLiteral("path"));
     const SandboxFiles files(rt->fs().root());
     const auto replyFailure = [&](const SandboxFiles::Result &result) {
         static const QHash<SandboxFiles::Failure, int> statuses { { SandboxFiles::Failure::NotFound,

@@ -263,4 +263,14 @@ bool parseFormData(const QByteArray &contentType, const QByteArray &body, QList<
     }
 }
 
+bool constantTimeEquals(const QByteArray &given, const QByteArray &expected)
+{
+    unsigned char diff = given.size() == expected.size() ? 0 : 1;
+    for (qsizetype i = 0; i < expected.size(); ++i) {
+        const unsigned char x = i < given.size() ? static_cast<unsigned char>(given.at(i)) : 0;
+        diff |= x ^ static_cast<unsigned char>(expected.at(i));
+    }
+    return diff == 0 && !expected.isEmpty();
+}
+
 } // namespace sd::local

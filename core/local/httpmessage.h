@@ -44,6 +44,11 @@ struct HttpRequest
     bool wantsClose() const;
 };
 
+/// Whether a credential a client sent (`given`) is `expected`, which must not be empty.
+/// Walks the whole of `expected` whatever the input, so the time taken says nothing
+/// about how much of it matched.
+bool constantTimeEquals(const QByteArray &given, const QByteArray &expected);
+
 /// A complete (non-streamed) response: status, headers and body. Content-Length and
 /// Connection are added when it is written.
 struct HttpResponse

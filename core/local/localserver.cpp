@@ -2,6 +2,7 @@
 
 #include "common/logging.h"
 #include "local/envdhandler.h"
+#include "local/filesignature.h"
 
 #include <QHttpServerRequest>
 #include <QJsonArray>
@@ -24,18 +25,6 @@ const QList<FaultAction> kApiActions { FaultAction::Status, FaultAction::StatusA
     FaultAction::EmptyAfter, FaultAction::GarbageAfter };
 // envd requests cannot be delayed here: Qt's request object does not outlive the call.
 const QList<FaultAction> kEnvdFrontActions { FaultAction::Status, FaultAction::Drop };
-
-bool constantTimeEquals(const QByteArray &a, const QByteArray &b)
-{
-    // Walks the full length of the expected key whatever the input, so the time taken
-    // says nothing about how much of it matched.
-    unsigned char diff = a.size() == b.size() ? 0 : 1;
-    for (qsizetype i = 0; i < b.size(); ++i) {
-        const unsigned char x = i < a.size() ? static_cast<unsigned char>(a.at(i)) : 0;
-        diff |= x ^ static_cast<unsigned char>(b.at(i));
-    }
-    return diff == 0 && !b.isEmpty();
-}
 
 HttpResponse connectError(int status, const QString &code, const QString &message)
 {
@@ -160,7 +149,8 @@ HeadVerdict LocalServer::screenHead(const HttpRequest &head, qint64 bodyBytes) c
     const ConnectionLimits &limits = m_options.limits;
     int sandboxPort = 0;
     QString sandboxId;
-    const bool envd = sandboxTarget(head, &sandboxPort, &sandboxId);
+    const bool envd
+        = sandboxTarget(head, &sandboxPort, &sandboxId) || signedFilesTarget(head, &sandboxId);
     const bool upload = envd && head.method == "POST" && head.path == QLatin1String("/files");
     // An upload's multipart framing (boundaries, part headers) comes on top of the file.
     const qint64 routeLimit = upload ? limits.maxBodyBytes + kFormFramingBytes
@@ -189,7 +179,9 @@ HeadVerdict LocalServer::screenHead(const HttpRequest &head, qint64 bodyBytes) c
         const SandboxRecord *record = m_registry.find(sandboxId);
         const QByteArray expected = record ? record->envdAccessToken.toUtf8()
                                            : QByteArrayLiteral("(no sandbox: nothing matches)");
-        if (!constantTimeEquals(head.header("x-access-token"), expected) || !record)
+        const bool signedFor
+            = record && FileSignature::check(head, expected) == FileSignature::Check::Valid;
+        if (!(constantTimeEquals(head.header("x-access-token"), expected) || signedFor) || !record)
             return { 401,
                 QStringLiteral("%1 needs the sandbox's access token: sandbox \"%2\" not found, "
                                "or X-Access-Token is not its token")
@@ -230,6 +222,21 @@ bool LocalServer::sandboxTarget(const HttpRequest &request, int *port, QString *
     return true;
 }
 
+bool LocalServer::signedFilesTarget(const HttpRequest &request, QString *sandboxId) const
+{
+    if (request.path != QLatin1String("/files") || !FileSignature::isSigned(request))
+        return false;
+    // One hash per sandbox, and only for a signed link (which only the SDK makes).
+    m_registry.visitInOrder(true, std::nullopt, [&](const SandboxRecord &record) {
+        const FileSignature::Check check
+            = FileSignature::check(request, record.envdAccessToken.toUtf8());
+        if (check == FileSignature::Check::Valid || check == FileSignature::Check::Expired)
+            *sandboxId = record.sandboxId;
+        return sandboxId->isEmpty();
+    });
+    return !sandboxId->isEmpty();
+}
+
 bool LocalServer::handleRequest(const QHttpServerRequest &qtRequest, QTcpSocket *socket)
 {
     const HttpRequest request = HttpRequest::fromQt(qtRequest);
@@ -245,6 +252,17 @@ bool LocalServer::handleRequest(const QHttpServerRequest &qtRequest, QTcpSocket 
     QString sandboxId;
     if (sandboxTarget(request, &sandboxPort, &sandboxId)) {
         handleEnvd(qtRequest, request, socket, sandboxPort, sandboxId);
+        return true;
+    }
+    if (signedFilesTarget(request, &sandboxId)) {
+        handleEnvd(qtRequest, request, socket, kEnvdPort, sandboxId);
+        return true;
+    }
+    if (request.path == QLatin1String("/files") && FileSignature::isSigned(request)) {
+        respond(socket, request,
+            HttpResponse::error(401,
+                QStringLiteral("the link's signature matches no sandbox here: it was made for "
+                               "another path or operation, or its sandbox is gone")));
         return true;
     }
 

@@ -90,6 +90,9 @@ public:
     /// `E2b-Sandbox-Id`, or Host `<port>-<sandboxId>.<domain>`): true with the port and
     /// sandbox ID filled in.
     static bool sandboxTarget(const HttpRequest &request, int *port, QString *sandboxId);
+    /// A signed `/files` link names no sandbox: the sandbox whose token signed it, in
+    /// `sandboxId` (false when none did).
+    bool signedFilesTarget(const HttpRequest &request, QString *sandboxId) const;
 
     /// Whether a client that names this server `host` (with `port`, -1 when none was
     /// given) reached it on purpose: localhost, a name of Options::allowedHosts, a

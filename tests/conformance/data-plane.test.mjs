@@ -306,6 +306,46 @@ test('files: list, remove and rename stay in the sandbox too', async () => {
   })
 })
 
+test('files: uploadUrl and downloadUrl links work without the token, for their sandbox, path and operation only', async () => {
+  const sbx = await Sandbox.create('base', backend.opts)
+  const other = await Sandbox.create('base', backend.opts)
+  const file = '/home/user/signed note.txt'
+  const upload = await sbx.uploadUrl(file)
+  assert.match(upload, /[?&]signature=v1_/)
+  const form = new FormData()
+  form.append('file', new Blob(['through a link\n']), 'ignored-name.txt')
+  const put = await fetch(upload, { method: 'POST', body: form })
+  assert.equal(put.status, 200, await put.clone().text())
+  assert.equal(await sbx.files.read(file), 'through a link\n')
+  assert.equal(await other.files.exists(file), false)
+
+  // A body past the size sent without credentials: the link is the credential.
+  const large = new FormData()
+  large.append('file', new Blob(['x'.repeat(300 * 1024)]), 'large.bin')
+  const bigPut = await fetch(await sbx.uploadUrl('/home/user/large.bin'), { method: 'POST', body: large })
+  assert.equal(bigPut.status, 200, await bigPut.clone().text())
+  assert.equal((await sbx.files.getInfo('/home/user/large.bin')).size, 300 * 1024)
+
+  const download = await sbx.downloadUrl(file, { useSignatureExpiration: 600 })
+  const got = await fetch(download)
+  assert.equal(got.status, 200)
+  assert.equal(await got.text(), 'through a link\n')
+
+  const refused = async (url, method, pattern) => {
+    const res = await fetch(url, { method })
+    assert.equal(res.status, 401)
+    assert.match((await res.json()).message, pattern)
+  }
+  const elsewhere = new URL(download)
+  elsewhere.searchParams.set('path', '/home/user/.profile')
+  await refused(elsewhere, 'GET', /matches no sandbox/)
+  await refused(upload, 'GET', /matches no sandbox/) // a write link does not read
+  await refused(await sbx.downloadUrl(file, { useSignatureExpiration: -5 }), 'GET', /expired/)
+  await other.kill()
+  await sbx.kill()
+  await refused(download, 'GET', /matches no sandbox/) // its sandbox is gone
+})
+
 test('50 MCP sandboxes created at once all start (each command stream begins with its start)', async () => {
   // A server with options: the gateway prints at once, before its start is seen.
   const mcp = { browserbase: { apiKey: 'key', projectId: 'project', geminiApiKey: 'gemini' } }
