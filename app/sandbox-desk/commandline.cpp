@@ -393,11 +393,22 @@ CommandLine::~CommandLine()
 bool CommandLine::parse(const QStringList &arguments)
 {
     QTextStream err(stderr);
-    if (!m_parser.parse(arguments)) {
-        err << m_parser.errorText() << "\n" << tr("Try --help.") << "\n";
+    // A script that asked for --json gets the error as JSON too, on stdout, in the
+    // shape fail() gives it: {"error": "..."}, the words printed on stderr.
+    const auto usage = [&](const QString &message) {
+        err << message << "\n" << tr("Try --help.") << "\n";
+        err.flush();
+        if (m_json)
+            printJson(QJsonDocument(QJsonObject {
+                { QStringLiteral("error"), message + QLatin1Char(' ') + tr("Try --help.") } }));
         m_exitCode = Usage;
         return false;
-    }
+    };
+    const bool parsed = m_parser.parse(arguments);
+    // Known even when parsing failed: the parser still records the options it knew.
+    m_json = m_parser.isSet(QStringLiteral("json"));
+    if (!parsed)
+        return usage(m_parser.errorText());
     if (m_parser.isSet(QStringLiteral("help")) || m_parser.isSet(QStringLiteral("help-all"))) {
         QTextStream(stdout) << m_parser.helpText();
         m_exitCode = Success;
@@ -411,12 +422,6 @@ bool CommandLine::parse(const QStringList &arguments)
     }
     if (m_parser.isSet(QStringLiteral("verbose")))
         enableVerboseLogging();
-    m_json = m_parser.isSet(QStringLiteral("json"));
-    const auto usage = [&](const QString &message) {
-        err << message << "\n" << tr("Try --help.") << "\n";
-        m_exitCode = Usage;
-        return false;
-    };
     if (m_parser.isSet(QStringLiteral("local-port"))
         && !parsePort(m_parser.value(QStringLiteral("local-port"))))
         return usage(tr("--local-port needs a port number between 1 and 65535."));
@@ -1026,10 +1031,7 @@ void CommandLine::printText(const QString &text)
 void CommandLine::fail(int code, const QString &message)
 {
     QTextStream(stderr) << terminalSafe(tr("error: %1").arg(message)) << "\n";
-    if (m_json
-        && (m_action == Action::List || m_action == Action::Orphans
-            || m_action == Action::KillOrphans || m_action == Action::Create
-            || m_action == Action::Kill))
+    if (m_json)
         printJson(QJsonDocument(QJsonObject { { QStringLiteral("error"), message } }));
     finish(code);
 }

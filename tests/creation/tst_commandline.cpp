@@ -452,6 +452,87 @@ private Q_SLOTS:
         QVERIFY(m_backend.listIds().isEmpty());
     }
 
+    // A script that asks for --json gets every refusal of its input as JSON on stdout,
+    // {"error": "..."} with the sentence stderr has, and exit 2; nothing is allocated.
+    void badInputWithJsonPrintsJsonError()
+    {
+        const QString json = QStringLiteral("--json");
+        for (const auto &[args, message] :
+            { std::pair { QStringList { QStringLiteral("--create"), QStringLiteral("--timeout"),
+                              QStringLiteral("abc") }
+                      + connection(),
+                  QStringLiteral("--timeout needs a whole number of seconds, such as 300 (got "
+                                 "\"abc\").") },
+                std::pair { QStringList { QStringLiteral("--orphans"),
+                                QStringLiteral("--gateway-grace"), QStringLiteral("inf") }
+                        + connection(),
+                    QStringLiteral("--gateway-grace needs a number of seconds from 0 to "
+                                   "1000000000, such as 120 (got \"inf\").") },
+                std::pair { QStringList { QStringLiteral("--list"), QStringLiteral("--frobnicate") }
+                        + connection(),
+                    QStringLiteral("Unknown option 'frobnicate'.") },
+                std::pair { QStringList { QStringLiteral("--create"), QStringLiteral("--timeout") },
+                    QStringLiteral("Missing value after '--timeout'.") },
+                std::pair { QStringList { QStringLiteral("--list"), QStringLiteral("--create") }
+                        + connection(),
+                    QStringLiteral("Give exactly one of --list, --orphans, --kill-orphans, "
+                                   "--create, --kill, --history.") },
+                std::pair { QStringList { QStringLiteral("--list"), QStringLiteral("--metadata"),
+                                QStringLiteral("team=none") }
+                        + connection(),
+                    QStringLiteral("--metadata applies only to --create; it filters nothing "
+                                   "else. Remove it.") },
+                std::pair { QStringList { QStringLiteral("--kill") } + connection(),
+                    QStringLiteral("--kill needs at least one sandbox id.") },
+                std::pair {
+                    QStringList { QStringLiteral("--kill"), QStringLiteral("a b") } + connection(),
+                    QStringLiteral("\"a b\" is not a sandbox ID: an ID is letters, digits, \"-\" "
+                                   "and \"_\", such as iu0y3uqktuqmlj04mg3r.") },
+                std::pair { QStringList { QStringLiteral("--list"), QStringLiteral("--api-url"),
+                                QStringLiteral("localhost:3000") },
+                    QStringLiteral("--api-url \"localhost:3000\" is not an http or https URL: "
+                                   "write it whole, such as https://api.e2b.app or "
+                                   "http://127.0.0.1:49983.") },
+                std::pair { QStringList { QStringLiteral("--list"), QStringLiteral("--local-port"),
+                                QStringLiteral("99999") },
+                    QStringLiteral("--local-port needs a port number between 1 and 65535.") },
+                std::pair { QStringList {},
+                    QStringLiteral("--json belongs to the command-line mode: add an action "
+                                   "(--list, --orphans, --kill-orphans, --create, --kill, "
+                                   "--history). Without an action sandbox-desk opens the "
+                                   "window, which takes only --local-port and --verbose.") } }) {
+            const CliResult bad = cli(QStringList { json } + args);
+            QCOMPARE(bad.exitCode, 2);
+            QJsonParseError parseError;
+            const QJsonDocument doc = QJsonDocument::fromJson(bad.out, &parseError);
+            QVERIFY2(parseError.error == QJsonParseError::NoError && doc.isObject(),
+                qPrintable(args.join(QLatin1Char(' ')) + QStringLiteral(": ")
+                    + QString::fromUtf8(bad.out)));
+            QCOMPARE(doc.object(),
+                QJsonObject(
+                    { { QStringLiteral("error"), message + QStringLiteral(" Try --help.") } }));
+            QCOMPARE(bad.err, (message + QStringLiteral("\nTry --help.\n")).toUtf8());
+        }
+        // Refused after the options were read, with "error: " on stderr, and in the same
+        // JSON shape on stdout; --history's too.
+        for (const auto &[args, message] :
+            { std::pair { QStringList { QStringLiteral("--create"), QStringLiteral("--metadata"),
+                              QStringLiteral("novalue") }
+                      + connection(),
+                  QStringLiteral("--metadata needs KEY=VALUE, such as team=data (got "
+                                 "\"novalue\").") },
+                std::pair { QStringList { QStringLiteral("--history"), QStringLiteral("--profile"),
+                                QStringLiteral("Nope") },
+                    QStringLiteral("No profile named \"Nope\".") } }) {
+            const CliResult bad = cli(QStringList { json } + args);
+            QCOMPARE(bad.exitCode, 2);
+            const QString error = bad.json().value(QLatin1String("error")).toString();
+            QVERIFY2(error.startsWith(message), bad.out.constData());
+            QVERIFY2(bad.err.startsWith("error: " + message.toUtf8()), bad.err.constData());
+        }
+        QVERIFY(m_backend.listIds().isEmpty());
+    }
+
     // An option of another action is refused before any request, not ignored: one
     // taken for a filter would list, or kill, more than the user meant.
     void optionOfAnotherActionExits2()
