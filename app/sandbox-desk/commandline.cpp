@@ -969,8 +969,13 @@ void CommandLine::runCreate()
                     printText(QString::fromUtf8(rest + '\n'));
             }
             QString text;
-            for (const QJsonValue &warning : std::as_const(warnings))
-                text += tr("warning: %1\n").arg(warning.toString());
+            // The local gateway runs the same check and prints its findings, shown above
+            // with its output: a warning in those words is not said a second time.
+            const QByteArray gatewayStderr = job->gatewayStderr();
+            for (const QJsonValue &warning : std::as_const(warnings)) {
+                if (!gatewayStderr.contains(warning.toString().toUtf8()))
+                    text += tr("warning: %1\n").arg(warning.toString());
+            }
             if (!job->errorMessage().isEmpty())
                 text += tr("error: %1\n").arg(job->errorMessage());
             // Worded as the window and its history word it.

@@ -286,6 +286,45 @@ private Q_SLOTS:
         }
     }
 
+    // The local gateway runs the catalog check too and prints what it finds: a server
+    // the catalog does not know is warned about once, not by both.
+    void unknownServerWarnedOnce()
+    {
+        const QString config = m_cli->path(QStringLiteral("unknown.json"));
+        QFile file(config);
+        QVERIFY(file.open(QIODevice::WriteOnly));
+        file.write("{\"nosuchserver\": {}}");
+        file.close();
+        const QByteArray warning = "\"nosuchserver\" is not an MCP server in the catalog";
+
+        const CliResult created
+            = cli(QStringList { QStringLiteral("--create"), QStringLiteral("--mcp"), config }
+                + connection());
+        QCOMPARE(created.exitCode, 0);
+        QCOMPARE(created.out.count(warning) + created.err.count(warning), 1);
+        QVERIFY2(created.out.contains("mcp-gateway: warning: " + warning), created.out.constData());
+
+        // No gateway ran to print it: the command line says it, once.
+        const CliResult failed = cli(
+            QStringList { QStringLiteral("--create"), QStringLiteral("--template"),
+                QStringLiteral("base"), QStringLiteral("--force"), QStringLiteral("--mcp"), config }
+            + connection());
+        QCOMPARE(failed.exitCode, 1);
+        QCOMPARE(failed.out.count(warning) + failed.err.count(warning), 1);
+        QVERIFY2(failed.out.contains("\nwarning: " + warning), failed.out.constData());
+
+        // The JSON keeps both: the check's warnings, and what the gateway printed.
+        const CliResult json = cli(QStringList { QStringLiteral("--create"),
+                                       QStringLiteral("--mcp"), config, QStringLiteral("--json") }
+            + connection());
+        QCOMPARE(json.exitCode, 0);
+        QCOMPARE(json.json().value(QLatin1String("warnings")).toArray().size(), 1);
+        QVERIFY(json.json()
+                    .value(QLatin1String("gatewayStderr"))
+                    .toString()
+                    .contains(QString::fromUtf8(warning)));
+    }
+
     // --verbose turns on the sd.* debug messages (over QT_LOGGING_RULES), each with
     // time, category and level, and none of them holds a secret of the creation.
     void listJsonIsWhatQtWrites()
