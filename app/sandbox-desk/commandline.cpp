@@ -7,6 +7,7 @@
 #include "common/shutdownsignals.h"
 #include "creation/creationjob.h"
 #include "journal/creationjournal.h"
+#include "mcp/mcpcommand.h"
 #include "mcp/mcpconfigcheck.h"
 #include "network/networkaccessmanager.h"
 #include "orphans/orphandetector.h"
@@ -374,10 +375,13 @@ CommandLine::CommandLine(QObject *parent)
             tr("K=V") },
         { QStringLiteral("timeout"), tr("The sandbox's lifetime in seconds (default 300)."),
             tr("SECONDS") },
-        { QStringLiteral("force"), tr("Create even if the MCP configuration check finds errors.") },
+        { QStringLiteral("force"),
+            tr("Create even if the MCP configuration check finds errors, or with --mcp on a "
+               "template other than mcp-gateway (one that has the gateway too).") },
         { QStringLiteral("verbose"),
             tr("Print debug messages of the sd.* categories on stderr, with time, category and "
-               "level; in the window, show them in Help > Session log too. Secrets are never logged.") },
+               "level; in the window, show them in Help > Session log too. Secrets are never "
+               "logged.") },
     });
     m_parser.addPositionalArgument(
         QStringLiteral("ids"), tr("Sandbox ids for --kill."), tr("[ID...]"));
@@ -916,6 +920,18 @@ bool CommandLine::readCreationRequest()
             return false;
         }
         m_request.mcp = parsed.config;
+        // As the window asks before it: on a template without the gateway its start
+        // fails only after the sandbox was allocated, and the creation is rolled back.
+        if (!m_request.templateId.isEmpty() && !isKnownGatewayTemplate(m_request.templateId)
+            && !m_request.force) {
+            fail(Usage,
+                tr("--mcp needs the MCP gateway, and only the \"%1\" template is known to have "
+                   "it: on \"%2\" it would likely fail to start once the sandbox exists. Leave "
+                   "out --template (or give --template %1), or add --force if \"%2\" has the "
+                   "gateway.")
+                    .arg(McpGatewayTemplate, m_request.templateId));
+            return false;
+        }
     }
     return true;
 }

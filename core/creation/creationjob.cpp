@@ -55,7 +55,7 @@ CreationJob::CreationJob(CreationContext context, CreationRequest request, QObje
     Q_ASSERT(m_context.network && m_context.journal);
     m_templateId = m_request.templateId.trimmed();
     if (m_templateId.isEmpty())
-        m_templateId = m_request.mcp ? QStringLiteral("mcp-gateway") : QStringLiteral("base");
+        m_templateId = m_request.mcp ? QString(McpGatewayTemplate) : QStringLiteral("base");
     if (m_request.mcp)
         m_gatewayToken = QUuid::createUuid().toString(QUuid::WithoutBraces);
 

@@ -11,6 +11,18 @@ namespace sd {
 /// so the whole `bash -c` command must fit.
 inline constexpr qsizetype MaxArgStrLen = 131072;
 
+/// The template whose sandboxes have the MCP gateway on their PATH: a creation with an
+/// MCP configuration and no template of its own uses it, as the official SDK does.
+inline constexpr QLatin1String McpGatewayTemplate("mcp-gateway");
+
+/// Whether sandboxes of \a templateId are known to have the MCP gateway: only those of
+/// McpGatewayTemplate are. On another template the gateway's start may fail, after the
+/// sandbox was allocated; the window and the command line ask before using one.
+inline bool isKnownGatewayTemplate(const QString &templateId)
+{
+    return templateId.trimmed() == McpGatewayTemplate;
+}
+
 /// Wraps \a value in single quotes for a POSIX shell, writing each ' as '"'"'
 /// (close the quote, a double-quoted ', reopen). The result is one shell word whose
 /// value is exactly \a value, whatever it holds: $(), backticks, newlines, quotes.

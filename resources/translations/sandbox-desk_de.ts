@@ -269,10 +269,6 @@
         <translation>Die Lebensdauer der Sandbox in Sekunden (Standard 300).</translation>
     </message>
     <message>
-        <source>Create even if the MCP configuration check finds errors.</source>
-        <translation>Auch dann erstellen, wenn die Prüfung der MCP-Konfiguration Fehler findet.</translation>
-    </message>
-    <message>
         <source>Sandbox ids for --kill.</source>
         <translation>Sandbox-IDs für --kill.</translation>
     </message>
@@ -532,6 +528,14 @@ und endet mit:
     <message>
         <source>standard input</source>
         <translation>Standardeingabe</translation>
+    </message>
+    <message>
+        <source>Create even if the MCP configuration check finds errors, or with --mcp on a template other than mcp-gateway (one that has the gateway too).</source>
+        <translation>Auch dann erstellen, wenn die Prüfung der MCP-Konfiguration Fehler findet, oder mit --mcp auf einer anderen Vorlage als mcp-gateway (einer, die das Gateway ebenfalls hat).</translation>
+    </message>
+    <message>
+        <source>--mcp needs the MCP gateway, and only the &quot;%1&quot; template is known to have it: on &quot;%2&quot; it would likely fail to start once the sandbox exists. Leave out --template (or give --template %1), or add --force if &quot;%2&quot; has the gateway.</source>
+        <translation>--mcp braucht das MCP-Gateway, und nur von der Vorlage „%1“ ist bekannt, dass sie es hat: Auf „%2“ würde es wohl nicht starten, wenn die Sandbox schon existiert. Lassen Sie --template weg (oder geben Sie --template %1 an), oder fügen Sie --force hinzu, wenn „%2“ das Gateway hat.</translation>
     </message>
 </context>
 <context>

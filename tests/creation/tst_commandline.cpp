@@ -228,13 +228,14 @@ private Q_SLOTS:
         QVERIFY(record.value(QLatin1String("orphansKilled")).toArray().isEmpty());
     }
 
+    // --force: the user says base has the gateway; it has not, and the start fails.
     void gatewayFailureIsRolledBackExit1()
     {
-        const CliResult r
-            = cli(QStringList { QStringLiteral("--create"), QStringLiteral("--json"),
-                      QStringLiteral("--template"), QStringLiteral("base"), QStringLiteral("--mcp"),
-                      m_mcpFile, QStringLiteral("--env"), QStringLiteral("TOKEN=") + envSecret }
-                + connection());
+        const CliResult r = cli(QStringList { QStringLiteral("--create"), QStringLiteral("--json"),
+                                    QStringLiteral("--template"), QStringLiteral("base"),
+                                    QStringLiteral("--force"), QStringLiteral("--mcp"), m_mcpFile,
+                                    QStringLiteral("--env"), QStringLiteral("TOKEN=") + envSecret }
+            + connection());
         QCOMPARE(r.exitCode, 1);
         const QJsonObject doc = r.json();
         QCOMPARE(doc.value(QLatin1String("state")).toString(), QStringLiteral("rolled_back"));
@@ -284,6 +285,42 @@ private Q_SLOTS:
             QVERIFY(!text.contains(envSecret.toUtf8()));
             QVERIFY(!text.contains(m_backend.apiKey().toUtf8()));
         }
+    }
+
+    // The window asks before it uses a template not known to have the MCP gateway; the
+    // command line refuses one before anything is allocated, naming it and the ways on.
+    void mcpOnTemplateWithoutGatewayRefusedBeforeAllocation()
+    {
+        const QByteArray message = "--mcp needs the MCP gateway, and only the \"mcp-gateway\" "
+                                   "template is known to have it: on \"base\" it would likely "
+                                   "fail to start once the sandbox exists. Leave out --template "
+                                   "(or give --template mcp-gateway), or add --force if \"base\" "
+                                   "has the gateway.";
+        const QStringList create { QStringLiteral("--create"), QStringLiteral("--template"),
+            QStringLiteral("base"), QStringLiteral("--mcp"), m_mcpFile };
+        const CliResult text = cli(create + connection());
+        QCOMPARE(text.exitCode, 2);
+        QCOMPARE(text.err, "error: " + message + '\n');
+        QCOMPARE(text.out, QByteArray());
+        const CliResult json
+            = cli(create + connection() + QStringList { QStringLiteral("--json") });
+        QCOMPARE(json.exitCode, 2);
+        QCOMPARE(
+            json.json(), QJsonObject({ { QStringLiteral("error"), QString::fromUtf8(message) } }));
+        QVERIFY(m_backend.listIds().isEmpty());
+        const CliResult history = cli(
+            QStringList { QStringLiteral("--history"), QStringLiteral("--json") } + connection());
+        QVERIFY(history.json().value(QLatin1String("creations")).toArray().isEmpty());
+
+        // The gateway's own template is taken however it is given.
+        const CliResult gateway
+            = cli(QStringList { QStringLiteral("--create"), QStringLiteral("--template"),
+                      QStringLiteral("mcp-gateway"), QStringLiteral("--mcp"), m_mcpFile,
+                      QStringLiteral("--json") }
+                + connection());
+        QCOMPARE(gateway.exitCode, 0);
+        QCOMPARE(gateway.json().value(QLatin1String("templateId")).toString(),
+            QStringLiteral("mcp-gateway"));
     }
 
     // The local gateway runs the catalog check too and prints what it finds: a server
@@ -440,10 +477,12 @@ private Q_SLOTS:
         // Refused before connecting: on the Local profile, with nothing on its port, no
         // backend is started for input that could never be used.
         const quint16 port = sd::test::freeLoopbackPort();
-        for (const QStringList &args : { QStringList { QStringLiteral("--env"), envSecret },
-                 QStringList { QStringLiteral("--metadata"), QStringLiteral("novalue") },
-                 QStringList {
-                     QStringLiteral("--mcp"), m_cli->path(QStringLiteral("absent.json")) } }) {
+        for (const QStringList &args :
+            { QStringList { QStringLiteral("--env"), envSecret },
+                QStringList { QStringLiteral("--metadata"), QStringLiteral("novalue") },
+                QStringList { QStringLiteral("--mcp"), m_cli->path(QStringLiteral("absent.json")) },
+                QStringList { QStringLiteral("--template"), QStringLiteral("base"),
+                    QStringLiteral("--mcp"), m_mcpFile } }) {
             const CliResult bad = cli(QStringList { QStringLiteral("--profile"),
                                           QStringLiteral("Local"), QStringLiteral("--local-port"),
                                           QString::number(port), QStringLiteral("--create") }

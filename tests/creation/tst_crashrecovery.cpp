@@ -213,9 +213,10 @@ private:
             QString call = QStringLiteral("DELETE");
             QString path = QStringLiteral("/sandboxes/*");
             if (trigger == 0) {
-                // mcp on `base`: no gateway on its PATH, so the start fails.
+                // mcp on `base`: no gateway on its PATH, so the start fails (--force:
+                // without it the command line refuses such a template before allocating).
                 run.args << QStringLiteral("--template") << QStringLiteral("base")
-                         << QStringLiteral("--mcp") << m_mcpFile;
+                         << QStringLiteral("--force") << QStringLiteral("--mcp") << m_mcpFile;
                 run.how = QStringLiteral("gateway failed");
             } else if (trigger == 1) {
                 run.rules.append(rule(post, QStringLiteral("/sandboxes/*/timeout"),

@@ -558,7 +558,8 @@ void TestTranslation::commandLineSpeaksGerman()
         qPrintable(listed));
 
     // A failed creation's rollback in the words of the history ("die Sandbox wurde
-    // entfernt (Versuche: 1)"): the gateway cannot start on the base template.
+    // entfernt (Versuche: 1)"): the gateway cannot start on the base template, used
+    // anyway (--force).
     const QString mcp = home.filePath(QStringLiteral("mcp.json"));
     QFile mcpFile(mcp);
     QVERIFY(mcpFile.open(QIODevice::WriteOnly));
@@ -566,7 +567,8 @@ void TestTranslation::commandLineSpeaksGerman()
     mcpFile.close();
     QCOMPARE(run(connection
                      + QStringList { QStringLiteral("--create"), QStringLiteral("--template"),
-                         QStringLiteral("base"), QStringLiteral("--mcp"), mcp },
+                         QStringLiteral("base"), QStringLiteral("--force"), QStringLiteral("--mcp"),
+                         mcp },
                  &out, &err),
         1);
     const QString failed = QString::fromUtf8(out);
