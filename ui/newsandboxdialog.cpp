@@ -1,6 +1,7 @@
 #include "newsandboxdialog.h"
 
 #include "common/logging.h"
+#include "mcp/mcpcommand.h"
 #include "session/session.h"
 
 #include "keyvaluetable.h"
@@ -537,7 +538,7 @@ void NewSandboxDialog::validate()
     } else if (const auto config = mcpConfig()) {
         for (const McpFinding &finding : McpConfigCheck(m_catalog).check(*config))
             (finding.isError() ? errors : warnings) << finding.message;
-        if (m_template->currentText().trimmed() != QLatin1String("mcp-gateway"))
+        if (!isKnownGatewayTemplate(m_template->currentText()))
             warnings << tr("MCP servers run in the gateway of the \"mcp-gateway\" template; \"%1\" may not have it.")
                             .arg(m_template->currentText().trimmed());
     }
