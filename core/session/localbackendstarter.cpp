@@ -139,6 +139,7 @@ void LocalBackendStarter::launch()
     // isolate sandboxes: without bubblewrap it refuses to start rather than run them
     // unjailed next to the user's files.
     QDir().mkpath(QFileInfo(logFile()).path());
+    takeOverLegacyLog();
     QProcess process;
     process.setProgram(binary);
     process.setArguments({ QStringLiteral("--port"), QString::number(m_port),
@@ -159,8 +160,28 @@ void LocalBackendStarter::launch()
 
 QString LocalBackendStarter::logFile()
 {
+    // Named as the journal's folder is, not by the application: ~/.cache/sandbox-desk.
+    return QStandardPaths::writableLocation(QStandardPaths::GenericCacheLocation)
+        + QStringLiteral("/sandbox-desk/sandbox-desk-local.log");
+}
+
+QString LocalBackendStarter::legacyLogFile()
+{
+    // The organisation and the application share a name, which doubled the folder.
     return QStandardPaths::writableLocation(QStandardPaths::CacheLocation)
         + QStringLiteral("/sandbox-desk-local.log");
+}
+
+void LocalBackendStarter::takeOverLegacyLog()
+{
+    const QString legacy = legacyLogFile();
+    const QString current = logFile();
+    if (legacy == current || QFile::exists(current) || !QFile::exists(legacy))
+        return;
+    // A backend still writing to the old name goes on writing to the moved file. A
+    // move that fails leaves the old log where it was; the new one starts empty.
+    if (QFile::rename(legacy, current))
+        QDir().rmdir(QFileInfo(legacy).path()); // only if nothing else is in it
 }
 
 qint64 LocalBackendStarter::listenerUid(const QByteArray &procNetTcp, quint16 port)

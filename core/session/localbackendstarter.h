@@ -45,6 +45,9 @@ public:
 
     /// Where the backend this job starts writes its output.
     static QString logFile();
+    /// Where earlier versions had it (`sandbox-desk/sandbox-desk/sandbox-desk-local.log`
+    /// in the cache folder); the next start moves it to logFile().
+    static QString legacyLogFile();
 
     /// Valid after a successful finish.
     const ConnectionSettings &settings() const { return m_settings; }
@@ -70,6 +73,8 @@ private:
     void probe();
     void onProbeFinished();
     void launch();
+    /// Moves a log of an earlier version to logFile(), if there is none there yet.
+    static void takeOverLegacyLog();
     void finishConnected();
 
     QNetworkAccessManager *m_network;

@@ -888,6 +888,15 @@ private Q_SLOTS:
     // backend as the window does, says so, and goes on with it; the next run finds it.
     void startsTheLocalBackendWhenNothingAnswers()
     {
+        // Earlier versions kept the log in cache/sandbox-desk/sandbox-desk: it is moved
+        // to the folder named once, and grows on there.
+        const QString legacyLog
+            = m_cli->path(QStringLiteral("cache/sandbox-desk/sandbox-desk/sandbox-desk-local.log"));
+        QVERIFY(QDir().mkpath(QFileInfo(legacyLog).path()));
+        QFile legacy(legacyLog);
+        QVERIFY(legacy.open(QIODevice::WriteOnly));
+        legacy.write("an earlier start\n");
+        legacy.close();
         const quint16 port = sd::test::freeLoopbackPort();
         const QStringList local { QStringLiteral("--profile"), QStringLiteral("Local"),
             QStringLiteral("--local-port"), QString::number(port) };
@@ -901,7 +910,12 @@ private Q_SLOTS:
         const auto stopBackend = qScopeGuard([pid] { sd::test::terminateAndWait(pid); });
         QVERIFY2(match.hasMatch(), listed.err.constData());
         QCOMPARE(match.captured(1), QString::number(port));
-        QVERIFY(match.captured(3).startsWith(m_cli->path(QStringLiteral("cache"))));
+        const QString log
+            = m_cli->path(QStringLiteral("cache/sandbox-desk/sandbox-desk-local.log"));
+        QCOMPARE(match.captured(3), log);
+        QVERIFY(!QFile::exists(legacyLog));
+        QVERIFY(!QFileInfo::exists(QFileInfo(legacyLog).path()));
+        QVERIFY(sd::test::readFile(log).startsWith("an earlier start\n"));
         QCOMPARE(listed.exitCode, 0);
         QCOMPARE(listed.json().value(QLatin1String("sandboxes")).toArray(), QJsonArray());
 
