@@ -461,15 +461,15 @@ und endet mit:
     </message>
     <message>
         <source>--%1 &quot;%2&quot; is not an http or https URL: write it whole, such as https://api.e2b.app or http://127.0.0.1:49983.</source>
-        <translation>--%1 &quot;%2&quot; ist keine http- oder https-URL: Schreiben Sie sie vollständig, etwa https://api.e2b.app oder http://127.0.0.1:49983.</translation>
+        <translation>--%1 „%2“ ist keine http- oder https-URL: Schreiben Sie sie vollständig, etwa https://api.e2b.app oder http://127.0.0.1:49983.</translation>
     </message>
     <message>
         <source>--%1 needs a number of seconds from 0 to %2, such as 120 (got &quot;%3&quot;).</source>
-        <translation>--%1 braucht eine Anzahl Sekunden von 0 bis %2, etwa 120 (angegeben: &quot;%3&quot;).</translation>
+        <translation>--%1 braucht eine Anzahl Sekunden von 0 bis %2, etwa 120 (angegeben: „%3“).</translation>
     </message>
     <message>
         <source>--timeout needs a whole number of seconds, such as 300 (got &quot;%1&quot;).</source>
-        <translation>--timeout braucht eine ganze Zahl von Sekunden, etwa 300 (angegeben: &quot;%1&quot;).</translation>
+        <translation>--timeout braucht eine ganze Zahl von Sekunden, etwa 300 (angegeben: „%1“).</translation>
     </message>
     <message>
         <source>note: %1 not used: the profile last used is Local, this computer&apos;s backend. Give --profile with an E2B or Custom profile, or --api-url, to use the environment.</source>

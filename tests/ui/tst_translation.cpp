@@ -264,6 +264,7 @@ private Q_SLOTS:
     void cleanup();
 
     void germanIsComplete();
+    void germanQuotesAreGerman();
     void englishPluralsHaveNoParentheses();
     void pluralsReadRightInEnglishAndGerman();
     void windowAndDialogsShowNoEnglish();
@@ -362,6 +363,26 @@ void TestTranslation::germanIsComplete()
             missing.append(m.context + QStringLiteral(": ") + m.source);
     }
     QVERIFY2(missing.isEmpty(), qPrintable(QStringLiteral("Not translated to German:\n") + missing.join(QLatin1Char('\n'))));
+}
+
+void TestTranslation::germanQuotesAreGerman()
+{
+    // Quoted words read „so“ in German. What must stay as typed keeps its straight quotes:
+    // JSON examples in braces, and the attributes of markup.
+    static const QRegularExpression literal(
+        QStringLiteral("\\{[^{}]*(\\{[^{}]*\\}[^{}]*)*\\}|<[^<>]*>"));
+    QStringList wrong;
+    for (const Message &m : std::as_const(m_german)) {
+        for (const QString &translation : m.translations) {
+            const QString prose = QString(translation).remove(literal);
+            if (prose.contains(QLatin1Char('"'))
+                || prose.count(QChar(0x201E)) != prose.count(QChar(0x201C))
+                || prose.contains(QChar(0x201D)))
+                wrong.append(translation);
+        }
+    }
+    QVERIFY2(wrong.isEmpty(),
+        qPrintable(QStringLiteral("Quotes other than „…“:\n") + wrong.join(QLatin1Char('\n'))));
 }
 
 void TestTranslation::englishPluralsHaveNoParentheses()
@@ -531,6 +552,13 @@ void TestTranslation::commandLineSpeaksGerman()
     // A usage error, in German, on stderr.
     QCOMPARE(run({ QStringLiteral("--kill") }, &out, &err), 2);
     QCOMPARE(QString::fromUtf8(err), QStringLiteral("--kill braucht mindestens eine Sandbox-ID.\nSiehe --help.\n"));
+    // What was given is quoted as German quotes it.
+    QCOMPARE(run({ QStringLiteral("--create"), QStringLiteral("--timeout"), QStringLiteral("abc") },
+                 &out, &err),
+        2);
+    QCOMPARE(QString::fromUtf8(err),
+        QStringLiteral("--timeout braucht eine ganze Zahl von Sekunden, etwa 300 (angegeben: "
+                       "„abc“).\nSiehe --help.\n"));
 
     // Text output is German; --json keeps its English keys and values.
     const QStringList connection { QStringLiteral("--api-url"), m_backend->url().toString(),
