@@ -659,11 +659,19 @@ void NewSandboxDialog::showServerOptions(const QString &serverId)
         edit->setObjectName(QStringLiteral("option:") + option.name);
         edit->setAccessibleName(option.required ? tr("%1 (required)").arg(option.name) : option.name);
         edit->setText(optionText(values.value(option.name)));
-        QString hint = option.type;
+        // How to write the value where its type says more than "text"; the catalog
+        // keeps no descriptions or examples, and a bare type name ("string") helps nobody.
+        QString hint;
         if (option.type == QLatin1String("array"))
             hint = tr("comma-separated list");
         else if (option.type == QLatin1String("boolean"))
             hint = QStringLiteral("true / false");
+        else if (option.type == QLatin1String("integer"))
+            hint = tr("whole number");
+        else if (option.type == QLatin1String("number"))
+            hint = tr("decimal number");
+        else if (option.type == QLatin1String("object"))
+            hint = tr("JSON object, e.g. {\"name\": \"value\"}");
         edit->setPlaceholderText(hint);
         if (option.secret) {
             edit->setEchoMode(QLineEdit::Password);
@@ -730,11 +738,14 @@ void NewSandboxDialog::writeJsonFromForm()
     // Hidden values cannot be edited as text; revealing them makes the JSON editable.
     m_jsonMasked = hidden;
     m_json->setReadOnly(hidden);
-    m_json->setToolTip(hidden ? tr("Secret values are hidden: tick \"Show secret values\" to edit the JSON")
-                              : QString());
+    const QString note = hidden
+        ? tr("Secret values are hidden: tick \"Show secret values\" to edit the JSON")
+        : QString();
+    m_json->setToolTip(note);
     m_jsonValid = true;
     m_jsonError.clear();
-    m_jsonStatus->clear();
+    // Said under the JSON too: a tooltip alone leaves a read-only box unexplained.
+    m_jsonStatus->setText(note);
     m_replaceJson->hide();
     m_syncing = false;
 }

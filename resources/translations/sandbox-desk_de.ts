@@ -2742,6 +2742,18 @@ Welche E2B-Umgebung angezeigt wird</translation>
         <source>The timeout must be from 1 to %1 minutes (24 hours).</source>
         <translation>Das Zeitlimit muss zwischen 1 und %1 Minuten (24 Stunden) liegen.</translation>
     </message>
+    <message>
+        <source>whole number</source>
+        <translation>ganze Zahl</translation>
+    </message>
+    <message>
+        <source>decimal number</source>
+        <translation>Dezimalzahl</translation>
+    </message>
+    <message>
+        <source>JSON object, e.g. {&quot;name&quot;: &quot;value&quot;}</source>
+        <translation>JSON-Objekt, z. B. {&quot;name&quot;: &quot;value&quot;}</translation>
+    </message>
 </context>
 <context>
     <name>sd::OrphanDetector</name>

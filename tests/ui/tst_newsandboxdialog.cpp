@@ -68,6 +68,7 @@ private Q_SLOTS:
     void handTypedJsonSurvivesAFormEdit();
     void rawJsonHidesSecrets();
     void secretOptionsAreMasked();
+    void optionFieldsHintNoBareTypeName();
     void successfulCreationThroughTheDialog();
     void successfulMcpCreationShowsGatewayOutput();
     void gatewayOutputIsShownEscaped();
@@ -368,10 +369,20 @@ void TestNewSandboxDialog::rawJsonHidesSecrets()
     QVERIFY(!raw->toPlainText().contains(secret));
     QVERIFY(raw->toPlainText().contains(secretOption.name));
     QVERIFY(raw->isReadOnly());
+    // Why the box takes no typing is said under it, not only on hover.
+    auto *status = dialog->findChild<QLabel *>(QStringLiteral("jsonStatus"));
+    QVERIFY2(
+        status->text().contains(QLatin1String("Show secret values")), qPrintable(status->text()));
     QVERIFY(dialog->mcpJson().contains(secret)); // the configuration keeps it
     dialog->findChild<QCheckBox *>(QStringLiteral("revealSecrets"))->setChecked(true);
     QVERIFY(raw->toPlainText().contains(secret));
     QVERIFY(!raw->isReadOnly());
+    QVERIFY(status->text().isEmpty());
+    // Hidden again: the mask goes back on screen, the value stays in the configuration.
+    dialog->findChild<QCheckBox *>(QStringLiteral("revealSecrets"))->setChecked(false);
+    QVERIFY(!raw->toPlainText().contains(secret));
+    QVERIFY(dialog->mcpJson().contains(secret));
+    QVERIFY(!test::settingsFileContains(secret));
 }
 
 void TestNewSandboxDialog::secretOptionsAreMasked()
@@ -396,6 +407,39 @@ void TestNewSandboxDialog::secretOptionsAreMasked()
     auto *edit = dialog->findChild<QLineEdit *>(QStringLiteral("option:") + secretOption.name);
     QVERIFY(edit);
     QCOMPARE(edit->echoMode(), QLineEdit::Password);
+}
+
+// An option field's placeholder says how to write its value, never just the schema's
+// type name ("string").
+void TestNewSandboxDialog::optionFieldsHintNoBareTypeName()
+{
+    auto dialog = makeDialog();
+    const QStringList typeNames { QStringLiteral("string"), QStringLiteral("integer"),
+        QStringLiteral("number"), QStringLiteral("object"), QStringLiteral("array"),
+        QStringLiteral("any") };
+    QSet<QString> typesSeen;
+    for (const McpServer &server : McpCatalog::instance().servers()) {
+        bool wanted = false;
+        for (const McpOption &option : server.options)
+            wanted = wanted || !typesSeen.contains(option.type);
+        if (!wanted)
+            continue;
+        QVERIFY(dialog->pickServer(server.id));
+        for (const McpOption &option : server.options) {
+            typesSeen.insert(option.type);
+            auto *edit = dialog->findChild<QLineEdit *>(QStringLiteral("option:") + option.name);
+            QVERIFY2(edit, qPrintable(option.name));
+            QVERIFY2(!typeNames.contains(edit->placeholderText()),
+                qPrintable(server.id + QLatin1Char('.') + option.name + QLatin1String(": ")
+                    + edit->placeholderText()));
+            if (option.type == QLatin1String("string"))
+                QCOMPARE(edit->placeholderText(), QString());
+            else if (option.type == QLatin1String("integer"))
+                QCOMPARE(edit->placeholderText(), QStringLiteral("whole number"));
+        }
+    }
+    QVERIFY(typesSeen.contains(QStringLiteral("string")));
+    QVERIFY(typesSeen.contains(QStringLiteral("integer")));
 }
 
 void TestNewSandboxDialog::successfulCreationThroughTheDialog()
