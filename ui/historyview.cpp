@@ -311,6 +311,7 @@ void CreationHistoryView::onCreationChanged(const QString &creationId)
         return;
     }
     fillRow(item, *record);
+    m_list->resizeColumnToContents(4); // a later kill lengthens the result
     if (m_list->currentItem() == item)
         showSelected();
 }
@@ -332,11 +333,18 @@ void CreationHistoryView::fillRow(QTreeWidgetItem *item, const CreationRecord &r
     item->setText(3, r.sandboxId);
     item->setToolTip(3, r.sandboxId);
     item->setFont(3, QFontDatabase::systemFont(QFontDatabase::FixedFont));
-    if (r.isFinished())
-        item->setText(4, displayName(r.shownState()));
-    else
-        item->setText(
-            4, (active ? tr("running (%1)") : tr("unfinished (%1)")).arg(displayName(r.state)));
+    QString result = r.isFinished()
+        ? displayName(r.shownState())
+        : (active ? tr("running (%1)") : tr("unfinished (%1)")).arg(displayName(r.state));
+    // What became of its sandbox since, or the row would still read "Ready" (or the
+    // step it stopped in) for a sandbox the user has killed from the list.
+    if (r.killedAt.isValid()) {
+        result = tr("%1 · sandbox killed").arg(result);
+    } else if (!r.orphansKilled.isEmpty()) {
+        const auto killed = QSet<QString>(r.orphansKilled.begin(), r.orphansKilled.end()).size();
+        result = tr("%1 · %n orphan(s) killed", nullptr, int(killed)).arg(result);
+    }
+    item->setText(4, result);
     // The whole error on hover, where the column is too narrow for it.
     // A cancel's error ("Cancelled") would only repeat the result.
     item->setToolTip(4, r.error.isEmpty() || r.endedCancelled() ? item->text(4)

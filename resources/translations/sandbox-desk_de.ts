@@ -873,6 +873,17 @@ und endet mit:
         <source>stopped here by the cancel</source>
         <translation>hier durch den Abbruch angehalten</translation>
     </message>
+    <message>
+        <source>%1 · sandbox killed</source>
+        <translation>%1 · Sandbox beendet</translation>
+    </message>
+    <message numerus="yes">
+        <source>%1 · %n orphan(s) killed</source>
+        <translation>
+            <numerusform>%1 · %n verwaiste Sandbox beendet</numerusform>
+            <numerusform>%1 · %n verwaiste Sandboxes beendet</numerusform>
+        </translation>
+    </message>
 </context>
 <context>
     <name>sd::CreationJob</name>

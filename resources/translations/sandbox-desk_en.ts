@@ -23,6 +23,13 @@
             <numerusform>%n matches</numerusform>
         </translation>
     </message>
+    <message numerus="yes">
+        <source>%1 · %n orphan(s) killed</source>
+        <translation>
+            <numerusform>%1 · %n orphan killed</numerusform>
+            <numerusform>%1 · %n orphans killed</numerusform>
+        </translation>
+    </message>
 </context>
 <context>
     <name>sd::CreationJob</name>

@@ -452,6 +452,11 @@ private Q_SLOTS:
         QCOMPARE(steps.last(), QStringLiteral("orphan-killed(%1)").arg(sandboxId));
         last = timeline->topLevelItem(timeline->topLevelItemCount() - 1);
         QCOMPARE(last->text(CreationHistoryView::StepColumn), QStringLiteral("Removed later as an orphan"));
+        // The creation's row says so as well, not only its timeline.
+        QTreeWidgetItem *row = history->list()->currentItem();
+        QCOMPARE(row->data(0, CreationHistoryView::CreationIdRole).toString(), creationId);
+        // No translator here: the plural reads "(s)".
+        QCOMPARE(row->text(4), QStringLiteral("Rollback failed · 1 orphan(s) killed"));
     }
 
     // The user kills a Ready sandbox of ours from the list, no orphan: the refused
@@ -504,6 +509,12 @@ private Q_SLOTS:
         QVERIFY(!last->data(0, CreationHistoryView::FailedRole).toBool());
         QVERIFY2(history->summary()->text().contains(QLatin1String("The sandbox was killed later: ")),
             qPrintable(history->summary()->text()));
+        // Its row no longer reads as a sandbox that is ready.
+        QTreeWidgetItem *row = history->list()->currentItem();
+        QCOMPARE(row->data(0, CreationHistoryView::CreationIdRole).toString(), creationId);
+        QCOMPARE(row->text(4), QStringLiteral("Ready · sandbox killed"));
+        QVERIFY(history->list()->columnWidth(4)
+            >= history->list()->fontMetrics().horizontalAdvance(row->text(4)));
     }
 
     // The Processes tab that cannot load says why and shows no list it can no
