@@ -614,6 +614,7 @@ void MainWindow::connectProfile()
                 return; // the user switched away meanwhile
             if (resolve->hasError()) {
                 setConnectionState(ConnectionState::Failed, resolve->error().message());
+                showNoList(resolve->error().message());
                 showError(resolve->error().message());
                 return;
             }
@@ -661,6 +662,7 @@ void MainWindow::connectProfile()
     connect(job, &Job::finished, this, [this, job, localPort] {
         if (job->hasError()) {
             setConnectionState(ConnectionState::Failed, job->error().message());
+            showNoList(job->error().message());
             showError(job->error().message());
             return;
         }
@@ -1263,6 +1265,16 @@ void MainWindow::updateFilterStatus()
     else if (!m_noListReason.isEmpty())
         placeholder = m_noListReason;
     static_cast<SandboxTableView *>(m_table)->setPlaceholderText(placeholder);
+}
+
+void MainWindow::showNoList(const QString &why)
+{
+    // Failed before any list was asked for: the table must not read as an empty account.
+    if (m_lastGoodRefresh.isValid())
+        return;
+    m_noListReason = joinSentences(tr("No list has been loaded."), why);
+    updateFilterStatus();
+    updateStatusCounts();
 }
 
 void MainWindow::clearFilter()

@@ -196,6 +196,8 @@ private:
     void recordLaterKill(const QString &sandboxId, const Job *kill);
     void openJournal();
     void updateFilterStatus();
+    /// Says in the empty table why no list came (`why`: what failed), until one does.
+    void showNoList(const QString &why);
     void clearFilter();
     QList<Session *> liveSessions() const;
     int runningCreations() const;

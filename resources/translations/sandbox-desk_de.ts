@@ -2403,6 +2403,10 @@ Welche E2B-Umgebung angezeigt wird</translation>
         <source>No list loaded</source>
         <translation>Keine Liste geladen</translation>
     </message>
+    <message>
+        <source>No list has been loaded.</source>
+        <translation>Es wurde keine Liste geladen.</translation>
+    </message>
 </context>
 <context>
     <name>sd::McpCommand</name>

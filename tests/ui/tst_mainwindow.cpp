@@ -78,6 +78,7 @@ private Q_SLOTS:
     void unreachableProfileIsNotAnEmptyAccount();
     void warnsWhileTheKeyTravelsUnencrypted();
     void metadataIsShownEscaped();
+    void profileWithoutKeyIsNotAnEmptyAccount();
 
 private:
     QString createSandbox(const Metadata &metadata = {});
@@ -806,6 +807,45 @@ void TestMainWindow::metadataIsShownEscaped()
     QVERIFY(table);
     QCOMPARE(table->rowCount(), 1);
     QCOMPARE(table->item(0, 0)->text() + QLatin1Char('=') + table->item(0, 1)->text(), shown);
+}
+
+// A profile that fails before any list is asked for (no API key) does not show the
+// empty account's words.
+void TestMainWindow::profileWithoutKeyIsNotAnEmptyAccount()
+{
+    m_window = makeWindow();
+    QVERIFY(refreshWindow());
+    QString problem;
+    const QString id
+        = m_window->profiles()->save(Profile::custom(QStringLiteral("No key yet"),
+                                         QUrl(m_backend->url()), QUrl(m_backend->url())),
+            &problem);
+    QVERIFY2(!id.isEmpty(), qPrintable(problem));
+    const QByteArray savedKey = qgetenv("E2B_API_KEY");
+    qunsetenv("E2B_API_KEY");
+    QSignalSpy state(m_window.get(), &MainWindow::connectionStateChanged);
+    m_window->switchProfile(id);
+    QTRY_VERIFY_WITH_TIMEOUT(
+        m_window->connectionState() == MainWindow::ConnectionState::Failed, kWait);
+    if (!savedKey.isEmpty())
+        qputenv("E2B_API_KEY", savedKey);
+
+    const QString placeholder
+        = static_cast<SandboxTableView *>(m_window->table())->placeholderText();
+    QVERIFY2(!placeholder.contains(QLatin1String("No sandboxes yet")), qPrintable(placeholder));
+    QVERIFY2(placeholder.startsWith(QLatin1String("No list has been loaded. ")),
+        qPrintable(placeholder));
+    QVERIFY2(placeholder.contains(QLatin1String("API key")), qPrintable(placeholder));
+    QVERIFY2(m_window->findChild<QLabel *>(QStringLiteral("countsLabel"))->text()
+            == QLatin1String("No list loaded"),
+        qPrintable(m_window->findChild<QLabel *>(QStringLiteral("countsLabel"))->text()));
+
+    QSignalSpy refreshed(m_window.get(), &MainWindow::refreshed);
+    m_window->switchProfile(Profile::localId());
+    QVERIFY(refreshed.wait(kWait));
+    QCOMPARE(static_cast<SandboxTableView *>(m_window->table())->placeholderText(),
+        QStringLiteral("No sandboxes yet."));
+    m_window->profiles()->remove(id);
 }
 
 QTEST_MAIN(TestMainWindow)
