@@ -183,9 +183,11 @@ void DetailPane::showSandbox(const Sandbox *sandbox, const std::optional<OrphanF
     set("started", sandbox->startedAt.toLocalTime().toString(timeFormat));
     set("ends", sandbox->state == SandboxState::Paused ? tr("never while paused")
                                                        : sandbox->endAt.toLocalTime().toString(timeFormat));
-    set("timeLeft", sandbox->state == SandboxState::Paused
-                        ? tr("paused")
-                        : SandboxTableModel::formatDuration(now.secsTo(sandbox->endAt)));
+    const qint64 left = now.secsTo(sandbox->endAt);
+    set("timeLeft",
+        sandbox->state == SandboxState::Paused ? tr("paused")
+            : left > 0                         ? SandboxTableModel::formatDuration(left)
+                                               : tr("expiring"));
     QString resources = tr("%n vCPU", nullptr, sandbox->cpuCount) + QStringLiteral(", ")
                         + tr("%1 MiB RAM").arg(sandbox->memoryMB);
     if (sandbox->diskSizeMB > 0)
@@ -193,9 +195,11 @@ void DetailPane::showSandbox(const Sandbox *sandbox, const std::optional<OrphanF
     set("resources", resources);
     set("envd", sandbox->envdVersion.isEmpty() ? tr("unknown") : sandbox->envdVersion);
     set("client", sandbox->clientId.isEmpty() ? tr("unknown") : sandbox->clientId);
-    set("internet", !sandbox->allowInternetAccess.has_value() ? tr("default")
-                    : *sandbox->allowInternetAccess           ? tr("allowed")
-                                                              : tr("blocked"));
+    // Not set when created: E2B then allows it (allowInternetAccess defaults to true).
+    set("internet",
+        !sandbox->allowInternetAccess.has_value() ? tr("allowed (default)")
+            : *sandbox->allowInternetAccess       ? tr("allowed")
+                                                  : tr("blocked"));
     if (orphan) {
         // The reason is a sentence without its full stop (the table shows it after a
         // colon); the evidence is the next sentence.

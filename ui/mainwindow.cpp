@@ -501,10 +501,16 @@ void MainWindow::createCentralWidget()
         widestState = std::max(widestState,
             table->fontMetrics().horizontalAdvance(
                 SandboxTableModel::tr("%1 · suspected orphan").arg(state)));
-    table->setColumnWidth(
-        SandboxTableModel::StateColumn, widestState + 40); // with the dot and margins
+    m_stateColumnWidth = widestState + 40; // with the dot and margins
+    table->setColumnWidth(SandboxTableModel::StateColumn, m_stateColumnWidth);
     table->setColumnWidth(SandboxTableModel::StartedColumn, 110);
-    table->setColumnWidth(SandboxTableModel::TimeLeftColumn, 80);
+    // The longest countdown below a day, "23 h 59 min", or "expiring".
+    m_timeLeftColumnWidth
+        = std::max(table->fontMetrics().horizontalAdvance(
+                       SandboxTableModel::formatDuration(24 * 3600 - 1)),
+              table->fontMetrics().horizontalAdvance(SandboxTableModel::tr("expiring")))
+        + 24;
+    table->setColumnWidth(SandboxTableModel::TimeLeftColumn, m_timeLeftColumnWidth);
     table->setColumnWidth(SandboxTableModel::CpuColumn, 50);
     table->setColumnWidth(SandboxTableModel::MemoryColumn, 80);
     table->setColumnWidth(SandboxTableModel::FlagColumn, 30);

@@ -260,6 +260,9 @@ private:
     QDateTime m_lastGoodRefresh;
     /// Why this profile has no list at all (its first refresh failed); empty once one loads.
     QString m_noListReason;
+    /// What the State and Time left columns need for their longest texts.
+    int m_stateColumnWidth = 0;
+    int m_timeLeftColumnWidth = 0;
     QPointer<Session> m_session;
     /// Sessions of profiles switched away from, alive while their creations finish.
     QList<QPointer<Session>> m_retiredSessions;

@@ -1338,10 +1338,6 @@ und endet mit:
         <translation>unbekannt</translation>
     </message>
     <message>
-        <source>default</source>
-        <translation>Standard</translation>
-    </message>
-    <message>
         <source>allowed</source>
         <translation>erlaubt</translation>
     </message>
@@ -1364,6 +1360,14 @@ und endet mit:
     <message>
         <source>%1 · orphan</source>
         <translation>%1 · verwaist</translation>
+    </message>
+    <message>
+        <source>expiring</source>
+        <translation>läuft ab</translation>
+    </message>
+    <message>
+        <source>allowed (default)</source>
+        <translation>erlaubt (Standard)</translation>
     </message>
 </context>
 <context>
@@ -3164,10 +3168,6 @@ Welche E2B-Umgebung angezeigt wird</translation>
         <translation>pausiert</translation>
     </message>
     <message>
-        <source>%1d %2h</source>
-        <translation>%1 T %2 h</translation>
-    </message>
-    <message>
         <source>%1 (template %2)</source>
         <translation>%1 (Vorlage %2)</translation>
     </message>
@@ -3242,6 +3242,22 @@ Welche E2B-Umgebung angezeigt wird</translation>
     <message>
         <source>%1 · orphan</source>
         <translation>%1 · verwaist</translation>
+    </message>
+    <message>
+        <source>%1 d %2 h</source>
+        <translation>%1 T %2 h</translation>
+    </message>
+    <message>
+        <source>%1 h %2 min</source>
+        <translation>%1 h %2 min</translation>
+    </message>
+    <message>
+        <source>%1 min %2 s</source>
+        <translation>%1 min %2 s</translation>
+    </message>
+    <message>
+        <source>%1 s</source>
+        <translation>%1 s</translation>
     </message>
 </context>
 <context>

@@ -78,10 +78,12 @@ private Q_SLOTS:
     void unreachableProfileIsNotAnEmptyAccount();
     void warnsWhileTheKeyTravelsUnencrypted();
     void metadataIsShownEscaped();
+    void durationsReadAsDurations();
+    void detailPaneSaysWhatTheInternetDefaultIs();
     void profileWithoutKeyIsNotAnEmptyAccount();
 
 private:
-    QString createSandbox(const Metadata &metadata = {});
+    QString createSandbox(const Metadata &metadata = {}, int timeoutSeconds = 600);
     QStringList backendIds();
     bool refreshWindow();
     std::unique_ptr<MainWindow> makeWindow(bool rememberState = false);
@@ -116,12 +118,12 @@ void TestMainWindow::cleanup()
     m_backend.reset();
 }
 
-QString TestMainWindow::createSandbox(const Metadata &metadata)
+QString TestMainWindow::createSandbox(const Metadata &metadata, int timeoutSeconds)
 {
     NewSandbox request;
     request.templateId = QStringLiteral("base");
     request.metadata = metadata;
-    request.timeoutSeconds = 600;
+    request.timeoutSeconds = timeoutSeconds;
     std::unique_ptr<CreateSandboxJob> job(new CreateSandboxJob(&m_network, m_settings, request));
     if (!runJob(job.get())) {
         qWarning() << "create failed:" << job->error().message();
@@ -807,6 +809,50 @@ void TestMainWindow::metadataIsShownEscaped()
     QVERIFY(table);
     QCOMPARE(table->rowCount(), 1);
     QCOMPARE(table->item(0, 0)->text() + QLatin1Char('=') + table->item(0, 1)->text(), shown);
+}
+
+// Time left reads as a duration, not as a time of day ("16:38:50"), in the table and
+// the detail pane, and still sorts by the time itself.
+void TestMainWindow::durationsReadAsDurations()
+{
+    const QString soon = createSandbox({}, 600);
+    const QString later = createSandbox({}, 2 * 3600 + 120);
+    m_window = makeWindow();
+    QVERIFY(refreshWindow());
+    const QRegularExpression minutes(QStringLiteral("^(9 min [0-5][0-9]|10 min 00) s$"));
+    const QRegularExpression hours(QStringLiteral("^2 h 0[12] min$"));
+    SandboxTableModel *model = m_window->model();
+    const auto timeLeft = [model](const QString &id) {
+        return model->index(model->rowOf(id), SandboxTableModel::TimeLeftColumn).data().toString();
+    };
+    QVERIFY2(minutes.match(timeLeft(soon)).hasMatch(), qPrintable(timeLeft(soon)));
+    QVERIFY2(hours.match(timeLeft(later)).hasMatch(), qPrintable(timeLeft(later)));
+    QVERIFY(m_window->table()->columnWidth(SandboxTableModel::TimeLeftColumn)
+        > m_window->table()->fontMetrics().horizontalAdvance(QStringLiteral("23 h 59 min")));
+    QVERIFY(m_window->selectSandbox(later));
+    const QString shown = m_window->detailPane()->fieldText(QStringLiteral("timeLeft"));
+    QVERIFY2(hours.match(shown).hasMatch(), qPrintable(shown));
+    QVERIFY(m_window->selectSandbox(soon));
+    QVERIFY2(
+        minutes.match(m_window->detailPane()->fieldText(QStringLiteral("timeLeft"))).hasMatch(),
+        qPrintable(m_window->detailPane()->fieldText(QStringLiteral("timeLeft"))));
+
+    // Sorted by the time left, not by its words ("2 h" before "9 min" as text).
+    m_window->table()->sortByColumn(SandboxTableModel::TimeLeftColumn, Qt::AscendingOrder);
+    QAbstractItemModel *shownRows = m_window->table()->model();
+    QCOMPARE(shownRows->index(0, SandboxTableModel::IdColumn).data().toString(), soon);
+    QCOMPARE(shownRows->index(1, SandboxTableModel::IdColumn).data().toString(), later);
+}
+
+// Created without the field: E2B allows internet access then, and the pane says so.
+void TestMainWindow::detailPaneSaysWhatTheInternetDefaultIs()
+{
+    const QString a = createSandbox();
+    m_window = makeWindow();
+    QVERIFY(refreshWindow());
+    QVERIFY(m_window->selectSandbox(a));
+    QCOMPARE(m_window->detailPane()->fieldText(QStringLiteral("internet")),
+        QStringLiteral("allowed (default)"));
 }
 
 // A profile that fails before any list is asked for (no API key) does not show the

@@ -231,14 +231,14 @@ QString SandboxTableModel::formatDuration(qint64 seconds)
     const qint64 hours = (seconds % 86400) / 3600;
     const qint64 minutes = (seconds % 3600) / 60;
     const qint64 secs = seconds % 60;
+    // Units on every part: "16:38:50" would read as a time of day.
     if (days > 0)
-        return tr("%1d %2h").arg(days).arg(hours);
+        return tr("%1 d %2 h").arg(days).arg(hours);
     if (hours > 0)
-        return QStringLiteral("%1:%2:%3")
-            .arg(hours)
-            .arg(minutes, 2, 10, QLatin1Char('0'))
-            .arg(secs, 2, 10, QLatin1Char('0'));
-    return QStringLiteral("%1:%2").arg(minutes).arg(secs, 2, 10, QLatin1Char('0'));
+        return tr("%1 h %2 min").arg(hours).arg(minutes, 2, 10, QLatin1Char('0'));
+    if (minutes > 0)
+        return tr("%1 min %2 s").arg(minutes).arg(secs, 2, 10, QLatin1Char('0'));
+    return tr("%1 s").arg(secs);
 }
 
 QVariant SandboxTableModel::data(const QModelIndex &index, int role) const

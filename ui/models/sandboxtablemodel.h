@@ -108,7 +108,8 @@ public:
     /// Metadata as one compact line: `k=v, k2=v2`, a part holding `,`, `=` or `"`
     /// (or blank at either end) in quotes: `note="a, b=c"`.
     static QString compactMetadata(const Metadata &metadata);
-    /// Seconds as the countdown shows them: `4:05`, `1:02:03`, `2d 3h`.
+    /// Seconds as the countdown shows them, each part with its unit: `42 s`,
+    /// `4 min 05 s`, `16 h 08 min`, `2 d 3 h`.
     static QString formatDuration(qint64 seconds);
 
 private:
