@@ -326,25 +326,29 @@ Orphan OrphanDetector::gatewayDown(
     const QDateTime reference = at.isValid() ? at : now();
     const qint64 minutes
         = sandbox.startedAt.isValid() ? sandbox.startedAt.secsTo(reference) / 60 : -1;
-    const QString upFor = minutes < 0 ? QStringLiteral("?") : QString::number(minutes);
+    // "0 min" reads as a fault for a sandbox started seconds ago.
+    const QString upFor = minutes < 0
+        ? OrphanDetector::tr("an unknown time", "how long it has been up")
+        : minutes == 0 ? OrphanDetector::tr("less than a minute")
+                       : OrphanDetector::tr("%n minute(s)", nullptr, int(minutes));
     if (const std::optional<CreationRecord> r = ownRecord(sandbox)) {
         orphan.creationId = r->creationId;
-        orphan.evidence
-            = OrphanDetector::tr("Our creation %1 asked for MCP (%2); the sandbox has been up for %3 min "
-                                 "and no mcp-gateway process runs in it (envd lists %n process(es)): "
-                                 "its gateway is gone.",
-                                 nullptr, int(probe.processCount))
-                  .arg(r->creationId, r->mcpServers.join(QStringLiteral(", ")), upFor);
+        orphan.evidence = OrphanDetector::tr(
+            "Our creation %1 asked for MCP (%2); the sandbox has been up for %3 "
+            "and no mcp-gateway process runs in it (envd lists %n process(es)): "
+            "its gateway is gone.",
+            nullptr, int(probe.processCount))
+                              .arg(r->creationId, r->mcpServers.join(QStringLiteral(", ")), upFor);
         return orphan;
     }
     orphan.certainty = OrphanCertainty::Suspected;
-    orphan.evidence
-        = OrphanDetector::tr("Suspected: not created by this app (no journal record), template %1, up "
-                             "for %2 min, and no mcp-gateway process runs in it (envd lists %n "
-                             "process(es)), as older SDKs leave a sandbox whose MCP gateway failed to "
-                             "start. It may still be in use.",
-                             nullptr, int(probe.processCount))
-              .arg(sandbox.templateId, upFor);
+    orphan.evidence = OrphanDetector::tr(
+        "Suspected: not created by this app (no journal record), template %1, up "
+        "for %2, and no mcp-gateway process runs in it (envd lists %n "
+        "process(es)), as older SDKs leave a sandbox whose MCP gateway failed to "
+        "start. It may still be in use.",
+        nullptr, int(probe.processCount))
+                          .arg(sandbox.templateId, upFor);
     return orphan;
 }
 

@@ -2816,19 +2816,35 @@ Welche E2B-Umgebung angezeigt wird</translation>
         <source>the process table could not be read</source>
         <translation>die Prozesstabelle konnte nicht gelesen werden</translation>
     </message>
+    <message>
+        <source>less than a minute</source>
+        <translation>weniger als einer Minute</translation>
+    </message>
     <message numerus="yes">
-        <source>Our creation %1 asked for MCP (%2); the sandbox has been up for %3 min and no mcp-gateway process runs in it (envd lists %n process(es)): its gateway is gone.</source>
+        <source>%n minute(s)</source>
         <translation>
-            <numerusform>Unsere Erstellung %1 hat MCP angefordert (%2); die Sandbox läuft seit %3 min, und in ihr läuft kein mcp-gateway-Prozess (envd listet %n Prozess): Ihr Gateway ist weg.</numerusform>
-            <numerusform>Unsere Erstellung %1 hat MCP angefordert (%2); die Sandbox läuft seit %3 min, und in ihr läuft kein mcp-gateway-Prozess (envd listet %n Prozesse): Ihr Gateway ist weg.</numerusform>
+            <numerusform>%n Minute</numerusform>
+            <numerusform>%n Minuten</numerusform>
         </translation>
     </message>
     <message numerus="yes">
-        <source>Suspected: not created by this app (no journal record), template %1, up for %2 min, and no mcp-gateway process runs in it (envd lists %n process(es)), as older SDKs leave a sandbox whose MCP gateway failed to start. It may still be in use.</source>
+        <source>Our creation %1 asked for MCP (%2); the sandbox has been up for %3 and no mcp-gateway process runs in it (envd lists %n process(es)): its gateway is gone.</source>
         <translation>
-            <numerusform>Vermutet: nicht von dieser App erstellt (kein Journaleintrag), Vorlage %1, läuft seit %2 min, und in ihr läuft kein mcp-gateway-Prozess (envd listet %n Prozess), so wie ältere SDKs eine Sandbox zurücklassen, deren MCP-Gateway nicht starten konnte. Sie wird möglicherweise noch benutzt.</numerusform>
-            <numerusform>Vermutet: nicht von dieser App erstellt (kein Journaleintrag), Vorlage %1, läuft seit %2 min, und in ihr läuft kein mcp-gateway-Prozess (envd listet %n Prozesse), so wie ältere SDKs eine Sandbox zurücklassen, deren MCP-Gateway nicht starten konnte. Sie wird möglicherweise noch benutzt.</numerusform>
+            <numerusform>Unsere Erstellung %1 hat MCP angefordert (%2); die Sandbox läuft seit %3, und in ihr läuft kein mcp-gateway-Prozess (envd listet %n Prozess): Ihr Gateway ist weg.</numerusform>
+            <numerusform>Unsere Erstellung %1 hat MCP angefordert (%2); die Sandbox läuft seit %3, und in ihr läuft kein mcp-gateway-Prozess (envd listet %n Prozesse): Ihr Gateway ist weg.</numerusform>
         </translation>
+    </message>
+    <message numerus="yes">
+        <source>Suspected: not created by this app (no journal record), template %1, up for %2, and no mcp-gateway process runs in it (envd lists %n process(es)), as older SDKs leave a sandbox whose MCP gateway failed to start. It may still be in use.</source>
+        <translation>
+            <numerusform>Vermutet: nicht von dieser App erstellt (kein Journaleintrag), Vorlage %1, läuft seit %2, und in ihr läuft kein mcp-gateway-Prozess (envd listet %n Prozess), so wie ältere SDKs eine Sandbox zurücklassen, deren MCP-Gateway nicht starten konnte. Sie wird möglicherweise noch benutzt.</numerusform>
+            <numerusform>Vermutet: nicht von dieser App erstellt (kein Journaleintrag), Vorlage %1, läuft seit %2, und in ihr läuft kein mcp-gateway-Prozess (envd listet %n Prozesse), so wie ältere SDKs eine Sandbox zurücklassen, deren MCP-Gateway nicht starten konnte. Sie wird möglicherweise noch benutzt.</numerusform>
+        </translation>
+    </message>
+    <message>
+        <source>an unknown time</source>
+        <comment>how long it has been up</comment>
+        <translation>unbekannter Zeit</translation>
     </message>
 </context>
 <context>

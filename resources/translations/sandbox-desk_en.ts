@@ -289,17 +289,24 @@
 <context>
     <name>sd::OrphanDetector</name>
     <message numerus="yes">
-        <source>Our creation %1 asked for MCP (%2); the sandbox has been up for %3 min and no mcp-gateway process runs in it (envd lists %n process(es)): its gateway is gone.</source>
+        <source>%n minute(s)</source>
         <translation>
-            <numerusform>Our creation %1 asked for MCP (%2); the sandbox has been up for %3 min and no mcp-gateway process runs in it (envd lists %n process): its gateway is gone.</numerusform>
-            <numerusform>Our creation %1 asked for MCP (%2); the sandbox has been up for %3 min and no mcp-gateway process runs in it (envd lists %n processes): its gateway is gone.</numerusform>
+            <numerusform>%n minute</numerusform>
+            <numerusform>%n minutes</numerusform>
         </translation>
     </message>
     <message numerus="yes">
-        <source>Suspected: not created by this app (no journal record), template %1, up for %2 min, and no mcp-gateway process runs in it (envd lists %n process(es)), as older SDKs leave a sandbox whose MCP gateway failed to start. It may still be in use.</source>
+        <source>Our creation %1 asked for MCP (%2); the sandbox has been up for %3 and no mcp-gateway process runs in it (envd lists %n process(es)): its gateway is gone.</source>
         <translation>
-            <numerusform>Suspected: not created by this app (no journal record), template %1, up for %2 min, and no mcp-gateway process runs in it (envd lists %n process), as older SDKs leave a sandbox whose MCP gateway failed to start. It may still be in use.</numerusform>
-            <numerusform>Suspected: not created by this app (no journal record), template %1, up for %2 min, and no mcp-gateway process runs in it (envd lists %n processes), as older SDKs leave a sandbox whose MCP gateway failed to start. It may still be in use.</numerusform>
+            <numerusform>Our creation %1 asked for MCP (%2); the sandbox has been up for %3 and no mcp-gateway process runs in it (envd lists %n process): its gateway is gone.</numerusform>
+            <numerusform>Our creation %1 asked for MCP (%2); the sandbox has been up for %3 and no mcp-gateway process runs in it (envd lists %n processes): its gateway is gone.</numerusform>
+        </translation>
+    </message>
+    <message numerus="yes">
+        <source>Suspected: not created by this app (no journal record), template %1, up for %2, and no mcp-gateway process runs in it (envd lists %n process(es)), as older SDKs leave a sandbox whose MCP gateway failed to start. It may still be in use.</source>
+        <translation>
+            <numerusform>Suspected: not created by this app (no journal record), template %1, up for %2, and no mcp-gateway process runs in it (envd lists %n process), as older SDKs leave a sandbox whose MCP gateway failed to start. It may still be in use.</numerusform>
+            <numerusform>Suspected: not created by this app (no journal record), template %1, up for %2, and no mcp-gateway process runs in it (envd lists %n processes), as older SDKs leave a sandbox whose MCP gateway failed to start. It may still be in use.</numerusform>
         </translation>
     </message>
 </context>

@@ -394,6 +394,10 @@ void TestMainWindow::suspectedOrphansAreKilledOnlyWhenChosen()
     QVERIFY(m_window->selectSandbox(leftover));
     QCOMPARE(m_window->detailPane()->fieldText(QStringLiteral("state")),
         QStringLiteral("running · suspected orphan"));
+    // Started moments ago: not "up for 0 min".
+    const QString evidence = m_window->detailPane()->fieldText(QStringLiteral("orphan"));
+    QVERIFY2(evidence.contains(QLatin1String("up for less than a minute,")), qPrintable(evidence));
+    QVERIFY2(!evidence.contains(QLatin1String("0 min")), qPrintable(evidence));
 
     // The bulk kill lists it apart, unchecked: confirming kills nothing.
     for (const bool include : {false, true}) {
