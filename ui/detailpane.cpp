@@ -229,8 +229,17 @@ void DetailPane::showSandbox(const Sandbox *sandbox, const std::optional<OrphanF
         }()) {
         m_metadata->setRowCount(int(metadata.size()));
         for (int row = 0; row < metadata.size(); ++row) {
-            m_metadata->setItem(row, 0, new QTableWidgetItem(metadata.at(row).first));
-            m_metadata->setItem(row, 1, new QTableWidgetItem(metadata.at(row).second));
+            // Cut at the column's edge, whole on hover. Metadata is not secret (the New
+            // sandbox dialog shows it in clear; environment values never reach this pane).
+            for (int column : { 0, 1 }) {
+                const QString &text
+                    = column == 0 ? metadata.at(row).first : metadata.at(row).second;
+                auto *item = new QTableWidgetItem(text);
+                // As escaped rich text: wrapped when long, never read as markup.
+                item->setToolTip(QStringLiteral("<p style=\"white-space:pre-wrap\">%1</p>")
+                                     .arg(text.toHtmlEscaped()));
+                m_metadata->setItem(row, column, item);
+            }
         }
     }
 }

@@ -80,6 +80,7 @@ private Q_SLOTS:
     void metadataIsShownEscaped();
     void durationsReadAsDurations();
     void detailPaneSaysWhatTheInternetDefaultIs();
+    void longMetadataHasATooltip();
     void profileWithoutKeyIsNotAnEmptyAccount();
 
 private:
@@ -857,6 +858,27 @@ void TestMainWindow::detailPaneSaysWhatTheInternetDefaultIs()
     QVERIFY(m_window->selectSandbox(a));
     QCOMPARE(m_window->detailPane()->fieldText(QStringLiteral("internet")),
         QStringLiteral("allowed (default)"));
+}
+
+// A metadata value cut at the column's edge is whole on hover.
+void TestMainWindow::longMetadataHasATooltip()
+{
+    const QString longValue
+        = QStringLiteral("a <b>long</b> note ") + QString(300, QLatin1Char('x'));
+    const QString a = createSandbox({ { "note", longValue } });
+    m_window = makeWindow();
+    QVERIFY(refreshWindow());
+    QVERIFY(m_window->selectSandbox(a));
+    auto *table
+        = m_window->detailPane()->findChild<QTableWidget *>(QStringLiteral("sandboxMetadata"));
+    QVERIFY(table);
+    QCOMPARE(table->rowCount(), 1);
+    QCOMPARE(table->item(0, 1)->text(), longValue);
+    // The whole value on hover, as text: its tags are not read as markup.
+    const QString tip = table->item(0, 1)->toolTip();
+    QVERIFY2(tip.contains(longValue.toHtmlEscaped()), qPrintable(tip));
+    QVERIFY(!tip.contains(QLatin1String("<b>")));
+    QVERIFY(table->item(0, 0)->toolTip().contains(QLatin1String("note")));
 }
 
 // A profile that fails before any list is asked for (no API key) does not show the
