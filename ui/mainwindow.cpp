@@ -1541,7 +1541,16 @@ void MainWindow::restoreState()
         resize(1280, 760);
     QMainWindow::restoreState(settings.value(QStringLiteral("window/state")).toByteArray());
     m_splitter->restoreState(settings.value(QStringLiteral("window/splitter")).toByteArray());
-    m_table->horizontalHeader()->restoreState(settings.value(QStringLiteral("table/header")).toByteArray());
+    QHeaderView *header = m_table->horizontalHeader();
+    header->restoreState(settings.value(QStringLiteral("table/header")).toByteArray());
+    // A layout saved by an older version keeps columns too narrow for today's texts
+    // ("running · suspected orphan", "23 h 59 min"): those columns still fit them.
+    for (const auto &[column, width] :
+        { std::pair { SandboxTableModel::StateColumn, m_stateColumnWidth },
+            std::pair { SandboxTableModel::TimeLeftColumn, m_timeLeftColumnWidth } }) {
+        if (!header->isSectionHidden(column) && header->sectionSize(column) < width)
+            header->resizeSection(column, width);
+    }
     m_profileId = m_profiles->lastUsed().id;
     fillProfileCombo();
     setRefreshInterval(settings.value(QStringLiteral("refresh/interval"), kDefaultInterval).toInt());

@@ -82,6 +82,7 @@ private Q_SLOTS:
     void detailPaneSaysWhatTheInternetDefaultIs();
     void longMetadataHasATooltip();
     void profileWithoutKeyIsNotAnEmptyAccount();
+    void savedNarrowStateColumnStillFits();
 
 private:
     QString createSandbox(const Metadata &metadata = {}, int timeoutSeconds = 600);
@@ -918,6 +919,31 @@ void TestMainWindow::profileWithoutKeyIsNotAnEmptyAccount()
     QCOMPARE(static_cast<SandboxTableView *>(m_window->table())->placeholderText(),
         QStringLiteral("No sandboxes yet."));
     m_window->profiles()->remove(id);
+}
+
+// A table layout saved when the State column's texts were shorter still shows
+// "running · suspected orphan" whole once restored.
+void TestMainWindow::savedNarrowStateColumnStillFits()
+{
+    QSettings().clear();
+    {
+        m_window = makeWindow(true);
+        m_window->table()->setColumnWidth(SandboxTableModel::StateColumn, 100);
+        m_window->table()->setColumnWidth(SandboxTableModel::TimeLeftColumn, 60);
+        m_window->table()->setColumnWidth(SandboxTableModel::TemplateColumn, 150);
+        m_window->close();
+        m_window.reset();
+    }
+    m_window = makeWindow(true);
+    QTableView *table = m_window->table();
+    QVERIFY(table->columnWidth(SandboxTableModel::StateColumn)
+        > table->fontMetrics().horizontalAdvance(QStringLiteral("running · suspected orphan")));
+    QVERIFY(table->columnWidth(SandboxTableModel::TimeLeftColumn)
+        > table->fontMetrics().horizontalAdvance(QStringLiteral("23 h 59 min")));
+    // The rest of the saved layout stays as it was.
+    QCOMPARE(table->columnWidth(SandboxTableModel::TemplateColumn), 150);
+    m_window.reset();
+    QSettings().clear();
 }
 
 QTEST_MAIN(TestMainWindow)
