@@ -2,6 +2,7 @@
 
 #include "common/logging.h"
 #include "envd/envelope.h"
+#include "local/connectionguard.h"
 #include "local/filesignature.h"
 #include "local/httpstreamwriter.h"
 #include "local/localserver.h"
@@ -857,11 +858,14 @@ void EnvdService::replyOnceInputTaken(
         return;
     }
     // A child of the socket: a client that hangs up takes the pending answer with it.
+    // Until it is answered the connection is busy, not idle, however long that takes.
     auto *waiter = new QObject(socket);
+    ConnectionGuard::markStreaming(socket, true);
     auto answered = std::make_shared<bool>(false);
     const auto answer = [this, socket, request, waiter, answered](bool taken) {
         if (std::exchange(*answered, true))
             return;
+        ConnectionGuard::markStreaming(socket, false);
         if (taken)
             replyJson(socket, request, QJsonObject());
         else

@@ -201,10 +201,12 @@ private Q_SLOTS:
     /// SendInput is answered once the process took the input, as envd answers it, so a
     /// client that waits for each answer goes at the pace the process reads; input sent
     /// without waiting is refused past a 16 MiB backlog, which the backend had held
-    /// however much came. Nothing accepted is lost.
+    /// however much came. Nothing accepted is lost, and a call that waits is not taken
+    /// for an idle connection (here idle after 300 ms).
     void unreadInputIsPacedAndBounded()
     {
-        LocalBackend backend({ QStringLiteral("--isolation"), QStringLiteral("none") });
+        LocalBackend backend({ QStringLiteral("--isolation"), QStringLiteral("none"),
+            QStringLiteral("--idle-timeout-ms"), QStringLiteral("300") });
         QVERIFY2(backend.start(), qPrintable(backend.errorString()));
         const TestSandbox sandbox = createSandbox(&m_nam, &backend);
         QVERIFY(sandbox.isValid());
