@@ -27,6 +27,7 @@
 #include <QSettings>
 #include <QTextStream>
 
+#include <algorithm>
 #include <chrono>
 #include <cmath>
 #include <cstdio>
@@ -985,12 +986,22 @@ void CommandLine::runCreate()
                     printText(QString::fromUtf8(rest + '\n'));
             }
             QString text;
-            // The local gateway runs the same check and prints its findings, shown above
-            // with its output: a warning in those words is not said a second time.
-            const QByteArray gatewayStderr = job->gatewayStderr();
-            for (const QJsonValue &warning : std::as_const(warnings)) {
-                if (!gatewayStderr.contains(warning.toString().toUtf8()))
-                    text += tr("warning: %1\n").arg(warning.toString());
+            // The local gateway runs the same check and prints its findings (in English),
+            // shown above with its output: a server it warned about is not warned about a
+            // second time, in whatever language this runs.
+            const QList<QByteArray> gatewayLines = job->gatewayStderr().split('\n');
+            const auto gatewayWarned = [&gatewayLines](const McpFinding &finding) {
+                const QByteArray prefix
+                    = finding.isError() ? "mcp-gateway: error: " : "mcp-gateway: warning: ";
+                const QByteArray server = '"' + finding.server.toUtf8() + '"';
+                return std::any_of(
+                    gatewayLines.begin(), gatewayLines.end(), [&](const QByteArray &line) {
+                        return line.startsWith(prefix) && line.contains(server);
+                    });
+            };
+            for (const McpFinding &finding : job->mcpFindings()) {
+                if (!gatewayWarned(finding))
+                    text += tr("warning: %1\n").arg(finding.message);
             }
             if (!job->errorMessage().isEmpty())
                 text += tr("error: %1\n").arg(job->errorMessage());

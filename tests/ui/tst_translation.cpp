@@ -603,6 +603,21 @@ void TestTranslation::commandLineSpeaksGerman()
     QVERIFY2(
         failed.contains(QStringLiteral("\nRollback: die Sandbox wurde entfernt (Versuche: 1)\n")),
         qPrintable(failed));
+
+    // A server missing from the catalog: the local gateway warns about it (in English)
+    // and the command line does not say it again in German.
+    QVERIFY(mcpFile.open(QIODevice::WriteOnly | QIODevice::Truncate));
+    mcpFile.write("{\"nosuchserver\": {}}");
+    mcpFile.close();
+    QCOMPARE(
+        run(connection + QStringList { QStringLiteral("--create"), QStringLiteral("--mcp"), mcp },
+            &out, &err),
+        0);
+    const QString warned = QString::fromUtf8(out + err);
+    QCOMPARE(warned.count(QStringLiteral("nosuchserver")), 1);
+    QVERIFY2(warned.contains(
+                 QStringLiteral("mcp-gateway: warning: \"nosuchserver\" is not an MCP server")),
+        qPrintable(warned));
 }
 
 QTEST_MAIN(TestTranslation)
