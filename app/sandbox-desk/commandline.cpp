@@ -410,8 +410,9 @@ bool CommandLine::parse(const QStringList &arguments)
         return false;
     };
     const bool parsed = m_parser.parse(arguments);
-    // Known even when parsing failed: the parser still records the options it knew.
-    m_json = m_parser.isSet(QStringLiteral("json"));
+    // Known even when parsing failed: the parser still records the options it knew. An
+    // option left without its value takes the next word, so `--timeout --json` counts.
+    m_json = m_parser.isSet(QStringLiteral("json")) || arguments.contains(QLatin1String("--json"));
     if (!parsed)
         return usage(m_parser.errorText());
     if (m_parser.isSet(QStringLiteral("help")) || m_parser.isSet(QStringLiteral("help-all"))) {

@@ -591,6 +591,14 @@ private Q_SLOTS:
                     { { QStringLiteral("error"), message + QStringLiteral(" Try --help.") } }));
             QCOMPARE(bad.err, (message + QStringLiteral("\nTry --help.\n")).toUtf8());
         }
+        // An option missing its value takes --json as its value: JSON all the same.
+        const CliResult taken
+            = cli(QStringList { QStringLiteral("--create"), QStringLiteral("--timeout"), json }
+                + connection());
+        QCOMPARE(taken.exitCode, 2);
+        QCOMPARE(taken.json().value(QLatin1String("error")).toString(),
+            QStringLiteral("--timeout needs a whole number of seconds, such as 300 (got "
+                           "\"--json\"). Try --help."));
         // Refused after the options were read, with "error: " on stderr, and in the same
         // JSON shape on stdout; --history's too.
         for (const auto &[args, message] :
