@@ -134,8 +134,9 @@ bool parseSelector(const QJsonObject &body, quint32 *pid, QString *tag, QString 
 /// Whether a jailed process finds something at `path` (a sandbox path), as far as the
 /// backend can tell without entering the jail: the sandbox's own folders are looked into
 /// (resolved inside the sandbox's folder, a link not followed), the host's /usr (and
-/// /bin, /lib... which link into it) is the jail's, read-only; the jail's /etc, /proc,
-/// /dev and /opt are left for the start to find out.
+/// /bin, /lib... which link into it) is the jail's, read-only, and so is what the jail
+/// shows of the host's /etc; the jail's /proc, /dev and /opt are left for the start to
+/// find out.
 bool jailHas(const SandboxFiles &files, const QString &path)
 {
     for (const QString &folder : SandboxFiles::ownFolders()) {
@@ -154,8 +155,10 @@ bool jailHas(const SandboxFiles &files, const QString &path)
         return QFileInfo::exists(path);
     if (top == QLatin1String("home"))
         return path == QLatin1String("/home");
-    static const QStringList jailOwn { QStringLiteral("etc"), QStringLiteral("proc"),
-        QStringLiteral("dev"), QStringLiteral("opt") };
+    if (top == QLatin1String("etc"))
+        return ProcessRunner::jailHasEtcFolder(path);
+    static const QStringList jailOwn { QStringLiteral("proc"), QStringLiteral("dev"),
+        QStringLiteral("opt") };
     return jailOwn.contains(top);
 }
 

@@ -1597,6 +1597,31 @@ void ProcessRunner::removeRetiredGroupsLater()
 
 bool ProcessRunner::hasLiveProcesses() { return liveProcesses > 0; }
 
+bool ProcessRunner::jailHasEtcFolder(const QString &path)
+{
+    const QString etc = QStringLiteral("/etc");
+    if (path == etc)
+        return true;
+    if (!path.startsWith(etc + QLatin1Char('/'))
+        || HiddenEtc.contains(path.section(QLatin1Char('/'), 2, 2)))
+        return false;
+    // Covered where it or a folder above it is not for everyone; a folder covered is
+    // an empty one no one may enter.
+    const PrivateEtc &hidden = privateEtc();
+    for (QString at = path; at != etc; at = at.section(QLatin1Char('/'), 0, -2)) {
+        if (hidden.topLevel.contains(at) || hidden.folders.contains(at)
+            || hidden.files.contains(at))
+            return false;
+    }
+    const QFileInfo info(path);
+    // A link is followed in the jail, which has the host's /usr and /etc but not the rest.
+    const QString target = info.canonicalFilePath();
+    return info.isDir()
+        && (target == path || target.startsWith(QLatin1String("/usr/"))
+            || (target.startsWith(etc + QLatin1Char('/')) && target != path
+                && jailHasEtcFolder(target)));
+}
+
 SandboxRuntime *ProcessRunner::create(const SandboxRuntimeConfig &config, QString *error)
 {
     const QString root

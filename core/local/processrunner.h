@@ -307,6 +307,10 @@ public:
     /// Whether any sandbox process or jail is still waiting to be reaped and deleted
     /// (a shutdown lets the event loop run until none is, so nothing is left behind).
     static bool hasLiveProcesses();
+    /// Whether a jailed process finds a folder at `path`, a path under the jail's /etc
+    /// other than the sandbox's own /etc/mcp-gateway: the host's, unless the jail leaves
+    /// it out or covers it (what only root may read there).
+    static bool jailHasEtcFolder(const QString &path);
 
     /// Creates the sandbox's directory (and jail); the caller owns the result
     /// (e.g. through SandboxRegistry::setRuntime()). nullptr with `error` on failure.

@@ -117,9 +117,12 @@ test('commands.run: a cwd that does not exist is refused before anything starts'
   await refused('/tmp/nothing', '/tmp/nothing')
   await refused('/usr/no-such-folder', '/usr/no-such-folder')
   await refused('/home/someone', '/home/someone')
+  await refused('/etc/no-such-folder', '/etc/no-such-folder')
+  await refused('/etc/ssl/private', '/etc/ssl/private') // root's alone: the jail covers it
+  await refused('/etc/ssh', '/etc/ssh') // the jail leaves it out
   assert.equal(await sbx.files.exists('/home/user/ran'), false, 'nothing ran')
   await sbx.files.makeDir('/home/user/work')
-  for (const [cwd, pwd] of [['work', '/home/user/work'], ['~', '/home/user'], ['/usr/bin', '/usr/bin'], ['/', '/']]) {
+  for (const [cwd, pwd] of [['work', '/home/user/work'], ['~', '/home/user'], ['/usr/bin', '/usr/bin'], ['/etc/apt', '/etc/apt'], ['/', '/']]) {
     const r = await sbx.commands.run('pwd', { cwd })
     assert.equal(r.stdout, pwd + '\n')
   }
