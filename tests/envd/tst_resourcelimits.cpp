@@ -48,6 +48,17 @@ private:
             .toObject();
     }
 
+    /// The cgroup version the backend's sandboxes get ("v1", "v2"), or "none".
+    QString cgroupOf(LocalBackend *backend)
+    {
+        return resourcesOf(backend).value(QStringLiteral("cgroup")).toString();
+    }
+
+    static bool isCgroupVersion(const QString &cgroup)
+    {
+        return cgroup == QLatin1String("v1") || cgroup == QLatin1String("v2");
+    }
+
 private Q_SLOTS:
     void sandboxesPastTheCountGet429()
     {
@@ -132,10 +143,10 @@ private Q_SLOTS:
         LocalBackend backend({ QStringLiteral("--isolation"), QStringLiteral("bwrap"),
             QStringLiteral("--max-processes-per-sandbox"), QStringLiteral("64") });
         QVERIFY2(backend.start(), qPrintable(backend.errorString()));
-        const QString cgroup = resourcesOf(&backend).value(QStringLiteral("cgroup")).toString();
+        const QString cgroup = cgroupOf(&backend);
         // This machine kind has writable cgroup v1 hierarchies (as root); a machine
         // without any reports "none" at /health, which healthTellsTheLimits checks.
-        QVERIFY2(cgroup == QLatin1String("v1") || cgroup == QLatin1String("v2"), qPrintable(cgroup));
+        QVERIFY2(isCgroupVersion(cgroup), qPrintable(cgroup));
 
         const TestSandbox sandbox = createSandbox(&m_nam, &backend);
         QVERIFY(sandbox.isValid());
@@ -178,9 +189,8 @@ private Q_SLOTS:
         LocalBackend backend({ QStringLiteral("--isolation"), QStringLiteral("bwrap"),
             QStringLiteral("--max-processes-per-sandbox"), QStringLiteral("3") });
         QVERIFY2(backend.start(), qPrintable(backend.errorString()));
-        const QString cgroup = resourcesOf(&backend).value(QStringLiteral("cgroup")).toString();
-        QVERIFY2(
-            cgroup == QLatin1String("v1") || cgroup == QLatin1String("v2"), qPrintable(cgroup));
+        const QString cgroup = cgroupOf(&backend);
+        QVERIFY2(isCgroupVersion(cgroup), qPrintable(cgroup));
 
         const TestSandbox sandbox = createSandbox(&m_nam, &backend);
         QVERIFY(sandbox.isValid());

@@ -32,25 +32,33 @@ QColor stateColor(SandboxTableModel::DisplayState state)
     return {};
 }
 
+// A dot in `color` at the sizes a view asks for: filled, or as a ring.
+QIcon paintedDot(const QColor &color, bool ring)
+{
+    QIcon icon;
+    for (int size : { 12, 16, 24, 32 }) {
+        QPixmap pixmap(size, size);
+        pixmap.fill(Qt::transparent);
+        QPainter painter(&pixmap);
+        painter.setRenderHint(QPainter::Antialiasing);
+        const qreal pen = ring ? std::max(1.5, size / 8.0) : 0.0;
+        painter.setPen(ring ? QPen(color, pen) : QPen(Qt::NoPen));
+        painter.setBrush(ring ? QBrush(Qt::NoBrush) : QBrush(color));
+        const qreal margin = size / 5.0 + pen / 2;
+        painter.drawEllipse(QRectF(margin, margin, size - 2 * margin, size - 2 * margin));
+        painter.end();
+        icon.addPixmap(pixmap);
+    }
+    return icon;
+}
+
 // A filled dot in the state's colour; painted once per state and shared.
 QIcon stateIcon(SandboxTableModel::DisplayState state)
 {
     static QIcon icons[3];
     QIcon &icon = icons[int(state)];
-    if (icon.isNull()) {
-        for (int size : {12, 16, 24, 32}) {
-            QPixmap pixmap(size, size);
-            pixmap.fill(Qt::transparent);
-            QPainter painter(&pixmap);
-            painter.setRenderHint(QPainter::Antialiasing);
-            painter.setPen(Qt::NoPen);
-            painter.setBrush(stateColor(state));
-            const qreal margin = size / 5.0;
-            painter.drawEllipse(QRectF(margin, margin, size - 2 * margin, size - 2 * margin));
-            painter.end();
-            icon.addPixmap(pixmap);
-        }
-    }
+    if (icon.isNull())
+        icon = paintedDot(stateColor(state), false);
     return icon;
 }
 
@@ -58,22 +66,7 @@ QIcon stateIcon(SandboxTableModel::DisplayState state)
 // so it is not drawn as the certain one's filled dot.
 QIcon suspectedOrphanIcon()
 {
-    static QIcon icon;
-    if (icon.isNull()) {
-        for (int size : { 12, 16, 24, 32 }) {
-            QPixmap pixmap(size, size);
-            pixmap.fill(Qt::transparent);
-            QPainter painter(&pixmap);
-            painter.setRenderHint(QPainter::Antialiasing);
-            const qreal pen = std::max(1.5, size / 8.0);
-            painter.setPen(QPen(stateColor(SandboxTableModel::DisplayState::Orphan), pen));
-            painter.setBrush(Qt::NoBrush);
-            const qreal margin = size / 5.0 + pen / 2;
-            painter.drawEllipse(QRectF(margin, margin, size - 2 * margin, size - 2 * margin));
-            painter.end();
-            icon.addPixmap(pixmap);
-        }
-    }
+    static const QIcon icon = paintedDot(stateColor(SandboxTableModel::DisplayState::Orphan), true);
     return icon;
 }
 
