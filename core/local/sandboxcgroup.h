@@ -44,8 +44,9 @@ public:
     bool create(const QString &sandboxId, const Limits &limits, QString *error);
     bool isActive() const { return !m_dirs.isEmpty(); }
 
-    /// The group's cgroup.procs files, opened for one process start (empty without a
-    /// group); nullopt when they cannot be opened, and then nothing may start.
+    /// The files that move a process into the group (`tasks` with v1, `cgroup.procs`
+    /// with v2), opened for one process start (empty without a group); nullopt when
+    /// they cannot be opened, and then nothing may start.
     std::optional<QList<int>> openForJoining() const;
     /// In a child between fork and exec: moves the calling process into the group
     /// through `fds` (from openForJoining()), or ends it (exit code 127) when it
