@@ -7,7 +7,10 @@
 //    `echo ready` (through `bash -l -c`, as the SDK's commands.run() does) until its
 //    first byte of output: the backend makes a sandbox's jail when its first process
 //    starts, so this is when a new sandbox can first run anything;
-//  - Start to first byte: the same Start in a sandbox whose jail is already up;
+//  - Start to first byte: the same Start in a sandbox whose jail is already up, once
+//    straight after the one before and once after a quiet moment (200 ms), as a
+//    person's commands come: the kernel moves a process into a cgroup at a different
+//    cost when no other move happened just before;
 //  - creations per second: CREATIONS creates one after another, then CREATIONS
 //    started at once (the core's jobs: Qt sends at most 6 at a time per host);
 //  - idle memory: the backend's resident size, and the proportional size (Pss) of the
@@ -22,10 +25,12 @@
 //    and until the folders it found are deleted.
 //
 // The two backends alternate, the order rotating each repetition; sandboxes made
-// are killed between measurements (not timed). Figures are printed, never asserted.
+// are killed between measurements (not timed). `--earlier DIR` adds two more, the
+// `sandbox-desk-local` of another build in DIR (before/after, in the same turns) to the
+// first table. Figures are printed, never asserted.
 //
 //   build/bin/bench_localbackend [--reps N] [--quick] [--cycles N] [--creations N]
-//                                [--idle N] [--stop-sandboxes N]
+//                                [--idle N] [--stop-sandboxes N] [--earlier DIR]
 
 #include "benchbackend.h"
 #include "benchutil.h"
@@ -42,6 +47,7 @@
 
 #include <cstdio>
 #include <memory>
+#include <vector>
 
 #include <unistd.h>
 
@@ -51,10 +57,12 @@ namespace {
 
 struct Side
 {
-    const char *isolation = "";
+    QString isolation;
+    QString build; ///< "" for this build, else the earlier build's folder
     std::unique_ptr<sd::test::LocalBackend> backend;
     sd::ConnectionSettings settings;
-    Samples createToReady, createOnly, startToFirstByte, sequentialPerSecond, concurrentPerSecond;
+    Samples createToReady, createOnly, startToFirstByte, startAfterQuiet, sequentialPerSecond,
+        concurrentPerSecond;
 };
 
 /// Creates a `base` sandbox; an empty one when the create failed (said on stderr).
@@ -109,9 +117,15 @@ void measureCycles(QNetworkAccessManager *network, Side *side, int cycles)
         const qint64 firstByteNs = startToFirstByte(network, side->settings, sandbox, &again);
         if (firstByteNs < 0)
             return;
+        QThread::msleep(200);
+        again.restart();
+        const qint64 afterQuietNs = startToFirstByte(network, side->settings, sandbox, &again);
+        if (afterQuietNs < 0)
+            return;
         side->createOnly.add(createNs);
         side->createToReady.add(readyNs);
         side->startToFirstByte.add(firstByteNs);
+        side->startAfterQuiet.add(afterQuietNs);
     }
     killAll(network, side->settings);
 }
@@ -232,7 +246,7 @@ void measureIdleMemory(QNetworkAccessManager *network, Side *side, int idle)
         = [idle](qint64 kib, qint64 baseKiB) { return double(kib - baseKiB) / idle; };
     std::printf("| %s | %.1f MiB, %d processes (Pss %.1f MiB) | %.1f KiB | %.1f KiB, %d "
                 "processes, Pss %.1f KiB |\n",
-        side->isolation, double(none.backendKiB) / 1024, none.processes,
+        qPrintable(side->isolation), double(none.backendKiB) / 1024, none.processes,
         double(none.processesKiB) / 1024, perSandbox(created.backendKiB, none.backendKiB),
         perSandbox(used.backendKiB, none.backendKiB), used.processes - none.processes,
         perSandbox(used.processesKiB, none.processesKiB));
@@ -325,12 +339,21 @@ int main(int argc, char **argv)
     const int stopSandboxes
         = std::max(1, countOption(args, QStringLiteral("--stop-sandboxes"), 1000, 200));
 
-    Side sides[2];
-    sides[0].isolation = "bwrap";
-    sides[1].isolation = "none";
-    for (Side &side : sides) {
+    const QString earlier = optionValue(args, QStringLiteral("--earlier"));
+    std::vector<Side> sides(earlier.isEmpty() ? 2 : 4);
+    for (size_t i = 0; i < sides.size(); ++i) {
+        Side &side = sides[i];
+        side.isolation = i % 2 == 0 ? QStringLiteral("bwrap") : QStringLiteral("none");
         side.backend = std::make_unique<sd::test::LocalBackend>(
-            QStringList { QStringLiteral("--isolation"), QString::fromLatin1(side.isolation) });
+            QStringList { QStringLiteral("--isolation"), side.isolation });
+        if (i >= 2) {
+            // The wrapper gets this build's backend and its arguments, and runs the
+            // earlier one with the same arguments instead.
+            side.build = earlier;
+            side.backend->setWrapper({ QStringLiteral("/bin/sh"), QStringLiteral("-c"),
+                QStringLiteral("shift; exec \"$0\" \"$@\""),
+                QDir(earlier).filePath(QStringLiteral("sandbox-desk-local")) });
+        }
         if (!startBackend(side.backend.get()))
             return 1;
         side.settings = connectionSettings(*side.backend);
@@ -343,10 +366,11 @@ int main(int argc, char **argv)
         side.createOnly = {};
         side.createToReady = {};
         side.startToFirstByte = {};
+        side.startAfterQuiet = {};
     }
     for (int rep = 0; rep < reps; ++rep) {
-        for (int turn = 0; turn < 2; ++turn) {
-            Side &side = sides[(rep + turn) % 2];
+        for (size_t turn = 0; turn < sides.size(); ++turn) {
+            Side &side = sides[(size_t(rep) + turn) % sides.size()];
             measureCycles(&network, &side, cycles);
             measureCreationRate(&network, &side, creations);
         }
@@ -358,16 +382,25 @@ int main(int argc, char **argv)
     std::printf(
         "\n== the local backend, %d repetitions, backends alternating; medians (p95)\n", reps);
     std::printf("| isolation | create to ready (first output) | of which the create | Start to "
-                "first byte | creations/s, one after another | creations/s, %d at once |\n"
-                "| --- | --- | --- | --- | --- | --- |\n",
+                "first byte | the same after 200 ms of quiet | creations/s, one after another "
+                "| creations/s, %d at once |\n"
+                "| --- | --- | --- | --- | --- | --- | --- |\n",
         creations);
     for (const Side &side : sides) {
-        std::printf("| %s | %.1f ms (%.1f) | %.2f ms (%.2f) | %.1f ms (%.1f) | %.0f | %.0f |\n",
-            side.isolation, side.createToReady.medianMs(), side.createToReady.p95Ms(),
+        const QString name = side.build.isEmpty()
+            ? side.isolation
+            : QStringLiteral("%1, earlier build").arg(side.isolation);
+        std::printf(
+            "| %s | %.1f ms (%.1f) | %.2f ms (%.2f) | %.1f ms (%.1f) | %.1f ms (%.1f) | %.0f | "
+            "%.0f |\n",
+            qPrintable(name), side.createToReady.medianMs(), side.createToReady.p95Ms(),
             side.createOnly.medianMs(), side.createOnly.p95Ms(), side.startToFirstByte.medianMs(),
-            side.startToFirstByte.p95Ms(), side.sequentialPerSecond.quantileNs(0.5),
+            side.startToFirstByte.p95Ms(), side.startAfterQuiet.medianMs(),
+            side.startAfterQuiet.p95Ms(), side.sequentialPerSecond.quantileNs(0.5),
             side.concurrentPerSecond.quantileNs(0.5));
     }
+    if (!earlier.isEmpty())
+        std::printf("(earlier build: %s)\n", qPrintable(earlier));
     std::printf(
         "(%d cycles per repetition; %d creations per rate measurement)\n", cycles, creations);
 
@@ -375,8 +408,8 @@ int main(int argc, char **argv)
     std::printf("| isolation | backend with none (what it runs) | backend per sandbox, created "
                 "| per sandbox after one command: backend, processes it runs, their Pss |\n"
                 "| --- | --- | --- | --- |\n");
-    for (Side &side : sides)
-        measureIdleMemory(&network, &side, idle);
+    for (size_t i = 0; i < 2; ++i) // this build's only
+        measureIdleMemory(&network, &sides[i], idle);
 
     Samples stop;
     int foldersLeft = 0;
