@@ -19,9 +19,11 @@
 // process, every thread: the journal's writer and Qt's network thread too; Node's
 // process.cpuUsage()). The sides alternate, the order rotating each repetition, a few
 // warm-up cycles per repetition not counted. Goals: the core at least 2× faster than
-// the SDK, and within 1.5× of the floor.
+// the SDK, and within 1.5× of the floor. With `--pause-ms N` each cycle, on every side,
+// comes N ms after the one before (not counted), as a person's creations come.
 //
-//   build/bin/bench_mcpcycle [--reps N] [--cycles N] [--quick] [--npm-dir DIR]
+//   build/bin/bench_mcpcycle [--reps N] [--cycles N] [--pause-ms N] [--quick]
+//                            [--npm-dir DIR]
 
 #include "benchbackend.h"
 #include "benchutil.h"
@@ -68,12 +70,13 @@ struct Phases
 /// Whole cycles into `out`, this process's CPU time per cycle into `cpu`, their
 /// phases into `phases`; false (and why on stderr) when a creation did not become
 /// Ready or the kill failed.
-bool coreCycles(
-    sd::Session *session, int count, int warmup, Samples *out, Samples *cpu, Phases *phases)
+bool coreCycles(sd::Session *session, int count, int warmup, int pauseMs, Samples *out,
+    Samples *cpu, Phases *phases)
 {
     sd::CreationRequest request;
     request.mcp = mcpConfig();
     for (int i = 0; i < warmup + count; ++i) {
+        quietFor(pauseMs);
         QString failure;
         std::vector<std::pair<sd::CreationState, qint64>> entered;
         QElapsedTimer since;
@@ -201,13 +204,14 @@ bool rawCycle(RawHttp *raw, const RawMcpRequests &requests, QString *why)
 }
 
 /// Floor cycles into `out`; false (and why on stderr) when one failed.
-bool floorCycles(RawHttp *raw, int count, int warmup, Samples *out)
+bool floorCycles(RawHttp *raw, int count, int warmup, int pauseMs, Samples *out)
 {
     const RawMcpRequests requests;
     for (int i = 0; i < warmup + count; ++i) {
         // Not timed: the backend's log pipe is read only in the event loop, and a
         // backend whose pipe is full stops answering.
         QCoreApplication::processEvents();
+        quietFor(pauseMs);
         QString why;
         bool ok = true;
         const qint64 ns = timeNs([&] { ok = rawCycle(raw, requests, &why); });
@@ -230,6 +234,8 @@ int main(int argc, char **argv)
     const int reps = std::max(5, repetitions(args, 5));
     const int count = countOption(args, QStringLiteral("--cycles"), 50, 10);
     const int warmup = 3;
+    const int pauseMs
+        = optionValue(args, QStringLiteral("--pause-ms"), QStringLiteral("0")).toInt();
 
     sd::test::LocalBackend backend({ QStringLiteral("--isolation"), QStringLiteral("none") });
     if (!startBackend(&backend))
@@ -251,7 +257,7 @@ int main(int argc, char **argv)
             Samples run, runCpu;
             switch ((rep + turn) % 3) {
             case 0:
-                if (!coreCycles(session, count, warmup, &run, &runCpu, &phases))
+                if (!coreCycles(session, count, warmup, pauseMs, &run, &runCpu, &phases))
                     return 1;
                 core.addAll(run);
                 coreCpu.addAll(runCpu);
@@ -261,14 +267,14 @@ int main(int argc, char **argv)
             case 1:
                 if (!officialSdk.available())
                     continue;
-                sdkCycles(officialSdk, count, warmup, mcpConfig(), &run, &runCpu);
+                sdkCycles(officialSdk, count, warmup, mcpConfig(), &run, &runCpu, pauseMs);
                 sdk.addAll(run);
                 sdkCpu.addAll(runCpu);
                 std::printf("rep %d sdk:   %.1f ms per cycle, cpu %.2f ms (%zu cycles)\n", rep + 1,
                     run.medianMs(), runCpu.medianMs(), run.size());
                 break;
             default:
-                if (!floorCycles(&raw, count, warmup, &run))
+                if (!floorCycles(&raw, count, warmup, pauseMs, &run))
                     return 1;
                 floor.addAll(run);
                 std::printf("rep %d floor: %.1f ms per cycle\n", rep + 1, run.medianMs());
@@ -279,8 +285,8 @@ int main(int argc, char **argv)
     }
 
     std::printf("\n== MCP creation ({\"duckduckgo\":{}}) to Ready, then kill, %d cycles in a row "
-                "per repetition, %d repetitions, sides taking turns; medians (p95)\n",
-        count, reps);
+                "per repetition, %d ms apart, %d repetitions, sides taking turns; medians (p95)\n",
+        count, pauseMs, reps);
     std::printf("| contender | per cycle | × the floor | client CPU per cycle |\n"
                 "| --- | --- | --- | --- |\n");
     const double f = floor.medianMs();

@@ -207,14 +207,16 @@ private:
     bool m_available = false;
 };
 
-/// The official SDK's cycles (sdk-cycle.mjs), `mcp` as its MCP_JSON when given: time
-/// per cycle into `out`, Node's CPU time per cycle into `cpu`.
+/// The official SDK's cycles (sdk-cycle.mjs), `mcp` as its MCP_JSON when given, each
+/// after `pauseMs` of quiet: time per cycle into `out`, Node's CPU time per cycle into
+/// `cpu`.
 inline void sdkCycles(const OfficialSdk &sdk, int count, int warmup, const QJsonObject &mcp,
-    Samples *out, Samples *cpu)
+    Samples *out, Samples *cpu, int pauseMs = 0)
 {
-    QStringList args { QString::number(count), QString::number(warmup) };
-    if (!mcp.isEmpty())
-        args << QString::fromUtf8(QJsonDocument(mcp).toJson(QJsonDocument::Compact));
+    const QStringList args { QString::number(count), QString::number(warmup),
+        mcp.isEmpty() ? QString()
+                      : QString::fromUtf8(QJsonDocument(mcp).toJson(QJsonDocument::Compact)),
+        QString::number(pauseMs) };
     QByteArray printed;
     if (sdk.run(QStringLiteral("sdk-cycle.mjs"), args, 1800000, &printed)
         != OfficialSdk::Outcome::Ok)

@@ -5,12 +5,14 @@
 
 #include <QCoreApplication>
 #include <QElapsedTimer>
+#include <QEventLoop>
 #include <QFile>
 #include <QLoggingCategory>
 #include <QString>
 #include <QStringList>
 #include <QSysInfo>
 #include <QThread>
+#include <QTimer>
 
 #include <malloc.h>
 #include <unistd.h>
@@ -153,6 +155,17 @@ inline int countOption(
 {
     const bool quick = args.contains(QStringLiteral("--quick"));
     return optionValue(args, name, QString::number(quick ? quickDefault : fullDefault)).toInt();
+}
+
+/// Waits `ms` milliseconds with the event loop running (a backend's log pipe is read
+/// there), for a quiet moment between measured steps; nothing when `ms` is 0.
+inline void quietFor(int ms)
+{
+    if (ms <= 0)
+        return;
+    QEventLoop loop;
+    QTimer::singleShot(ms, &loop, &QEventLoop::quit);
+    loop.exec();
 }
 
 /// Widgets laid out and painted into an offscreen backing store, as on a screen,
