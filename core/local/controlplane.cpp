@@ -106,11 +106,11 @@ bool parseStringMap(
     return true;
 }
 
-/// Reads what happens at the timeout: `autoPause` (paused instead of killed). What the
-/// local backend cannot do is refused, not ignored: a filesystem-only snapshot
-/// (`autoPauseMemory: false`; a paused local sandbox keeps its memory) and resuming on
-/// traffic (`autoResume.enabled`).
-bool parseLifecycle(const QJsonObject &body, bool *autoPause, HttpResponse *error)
+/// Reads what happens at the timeout: `autoPause` (paused instead of killed), and
+/// whether a request to the paused sandbox's envd resumes it (`autoResume.enabled`).
+/// What the local backend cannot do is refused, not ignored: a filesystem-only snapshot
+/// (`autoPauseMemory: false`; a paused local sandbox keeps its memory).
+bool parseLifecycle(const QJsonObject &body, bool *autoPause, bool *autoResume, HttpResponse *error)
 {
     const QJsonValue pause = body.value(QStringLiteral("autoPause"));
     if (!pause.isUndefined() && !pause.isNull() && !pause.isBool()) {
@@ -141,13 +141,13 @@ bool parseLifecycle(const QJsonObject &body, bool *autoPause, HttpResponse *erro
             400, QStringLiteral("autoResume: must be an object {\"enabled\": boolean}"));
         return false;
     }
-    if (enabled.toBool()) {
+    if (enabled.toBool() && !*autoPause) {
         *error = HttpResponse::error(400,
-            QStringLiteral("autoResume: the local backend does not resume a paused sandbox when "
-                           "a request reaches it; leave autoResume off and resume it with "
-                           "Sandbox.connect()"));
+            QStringLiteral("autoResume: needs autoPause (onTimeout \"pause\"): a sandbox that "
+                           "is killed at its timeout is never paused, so nothing resumes it"));
         return false;
     }
+    *autoResume = enabled.toBool();
     return true;
 }
 
@@ -314,7 +314,7 @@ QJsonObject ControlPlane::sandboxDetailJson(const SandboxRecord &record)
         record.allowInternetAccess ? QJsonValue(*record.allowInternetAccess)
                                    : QJsonValue(QJsonValue::Null));
     object.insert(QStringLiteral("lifecycle"),
-        QJsonObject { { QStringLiteral("autoResume"), false },
+        QJsonObject { { QStringLiteral("autoResume"), record.autoResume },
             { QStringLiteral("onTimeout"),
                 record.autoPause ? QStringLiteral("pause") : QStringLiteral("kill") } });
     return object;
@@ -391,7 +391,7 @@ HttpResponse ControlPlane::createSandbox(const HttpRequest &request)
                 400, QStringLiteral("allow_internet_access: must be a boolean"));
         params.allowInternetAccess = internet.toBool();
     }
-    if (!parseLifecycle(body, &params.autoPause, &error))
+    if (!parseLifecycle(body, &params.autoPause, &params.autoResume, &error))
         return error;
     const LocalTemplate *tmpl = SandboxRegistry::findTemplate(templateId.toString());
     if (!tmpl)

@@ -516,9 +516,14 @@ SandboxRuntime *EnvdService::authorize(
             QStringLiteral("the sandbox has no running environment"));
         return nullptr;
     }
-    if (record->state == SandboxState::Paused) {
+    // Created with autoResume, a paused sandbox wakes for the request, as on E2B. Only
+    // a request that carries its token does: who cannot use the sandbox cannot make it
+    // run (and bill) again either.
+    if (record->state == SandboxState::Paused
+        && m_server->registry()->resumeOnRequest(sandboxId) != SandboxRegistry::Result::Ok) {
         replyError(socket, request, stream, QStringLiteral("unavailable"),
-            QStringLiteral("the sandbox is paused; resume it first"));
+            QStringLiteral("the sandbox is paused; resume it first (Sandbox.connect()), or "
+                           "create it with autoResume"));
         return nullptr;
     }
     return rt;

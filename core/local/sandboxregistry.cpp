@@ -130,6 +130,8 @@ const SandboxRecord &SandboxRegistry::addRecord(
     record.envVars = params.envVars;
     record.allowInternetAccess = params.allowInternetAccess;
     record.autoPause = params.autoPause;
+    record.autoResume = params.autoResume;
+    record.timeoutSec = params.timeoutSec;
     record.sequence = m_nextSequence++;
     const QString id = record.sandboxId;
     const SandboxRecord &added = m_sandboxes.emplace(id, std::move(record)).first->second;
@@ -303,14 +305,34 @@ SandboxRegistry::Result SandboxRegistry::resume(
         = timeoutSec ? qint64(effectiveTimeout(*timeoutSec)) * 1000 : record.pausedRemainingMs;
     if (ms <= 0)
         ms = qint64(kDefaultTimeoutSec) * 1000;
-    setLifetime(record, SandboxState::Running, m_clock().addMSecs(ms));
+    resumeUntil(record, m_clock().addMSecs(ms), QStringLiteral("Sandbox resumed"));
+    return Result::Ok;
+}
+
+SandboxRegistry::Result SandboxRegistry::resumeOnRequest(const QString &sandboxId)
+{
+    auto it = m_sandboxes.find(sandboxId);
+    if (it == m_sandboxes.end())
+        return Result::NotFound;
+    SandboxRecord &record = it->second;
+    if (record.state != SandboxState::Paused || !record.autoResume)
+        return Result::Conflict;
+    resumeUntil(record, m_clock().addSecs(effectiveTimeout(record.timeoutSec)),
+        QStringLiteral("Sandbox resumed by a request (autoResume)"));
+    return Result::Ok;
+}
+
+void SandboxRegistry::resumeUntil(
+    SandboxRecord &record, const QDateTime &endAt, const QString &message)
+{
+    setLifetime(record, SandboxState::Running, endAt);
     --m_pausedCount;
     record.pausedRemainingMs = 0;
-    addEvent(sandboxId, QStringLiteral("resumed"), QStringLiteral("Sandbox resumed"),
+    const QString sandboxId = record.sandboxId;
+    addEvent(sandboxId, QStringLiteral("resumed"), message,
         { { QStringLiteral("endAt"), record.endAt.toString(Qt::ISODateWithMs) } });
     scheduleExpiry();
     Q_EMIT sandboxResumed(sandboxId);
-    return Result::Ok;
 }
 
 SandboxRegistry::ConnectResult SandboxRegistry::connectTo(const QString &sandboxId, int timeoutSec)
@@ -323,13 +345,7 @@ SandboxRegistry::ConnectResult SandboxRegistry::connectTo(const QString &sandbox
     const QDateTime wanted = now.addSecs(effectiveTimeout(timeoutSec));
     if (record.state == SandboxState::Paused) {
         const QDateTime kept = now.addMSecs(record.pausedRemainingMs);
-        setLifetime(record, SandboxState::Running, qMax(kept, wanted));
-        --m_pausedCount;
-        record.pausedRemainingMs = 0;
-        addEvent(sandboxId, QStringLiteral("resumed"), QStringLiteral("Sandbox resumed by connect"),
-            { { QStringLiteral("endAt"), record.endAt.toString(Qt::ISODateWithMs) } });
-        scheduleExpiry();
-        Q_EMIT sandboxResumed(sandboxId);
+        resumeUntil(record, qMax(kept, wanted), QStringLiteral("Sandbox resumed by connect"));
         return ConnectResult::Resumed;
     }
     if (wanted > record.endAt) {

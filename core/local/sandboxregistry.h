@@ -63,6 +63,8 @@ struct SandboxRecord
     QMap<QString, QString> envVars; ///< secret values: never logged
     std::optional<bool> allowInternetAccess;
     bool autoPause = false; ///< paused, not killed, when endAt passes
+    bool autoResume = false; ///< a request to its envd resumes it when paused
+    int timeoutSec = 0; ///< as created (0: the default); an auto-resume starts it afresh
     SandboxState state = SandboxState::Running;
     qint64 pausedRemainingMs = 0; ///< time left when paused
     quint64 sequence = 0; ///< creation order, a tie-break for equal startedAt
@@ -137,6 +139,7 @@ public:
         QMap<QString, QString> envVars;
         std::optional<bool> allowInternetAccess;
         bool autoPause = false; ///< pause at the timeout instead of killing
+        bool autoResume = false; ///< resume on a request to its envd (needs autoPause)
     };
     /// Creates a running sandbox and emits sandboxCreated().
     SandboxRecord create(const CreateParams &params);
@@ -177,6 +180,10 @@ public:
     Result pause(const QString &sandboxId) { return pause(sandboxId, false); }
     /// Conflict when not paused. Without a timeout the time left at pause is restored.
     Result resume(const QString &sandboxId, std::optional<int> timeoutSec);
+    /// A request reached a paused sandbox created with autoResume: resumes it with its
+    /// timeout from creation, counted from now, as E2B does. Conflict when it is not
+    /// paused or not auto-resumable.
+    Result resumeOnRequest(const QString &sandboxId);
 
     enum class ConnectResult
     {
@@ -215,6 +222,8 @@ private:
     /// Every change of a record's state or end time goes through here, so the expiry
     /// order stays in step with the records.
     void setLifetime(SandboxRecord &record, SandboxState state, const QDateTime &endAt);
+    /// A paused record running again until `endAt`, with `message` as its event.
+    void resumeUntil(SandboxRecord &record, const QDateTime &endAt, const QString &message);
     void scheduleExpiry();
     void expireDue();
     void pruneEvents();

@@ -99,11 +99,42 @@ test('lifecycle onTimeout pause: paused at the timeout, not killed, and connect 
   await resumed.kill()
 })
 
+test('lifecycle autoResume: a request to the paused sandbox resumes it, with its timeout from creation', async () => {
+  const sbx = await Sandbox.create('base', {
+    ...backend.opts, timeoutMs: 120_000, lifecycle: { onTimeout: 'pause', autoResume: true },
+  })
+  assert.deepEqual((await sbx.getInfo()).lifecycle, { onTimeout: 'pause', autoResume: true })
+  const handle = await sbx.commands.run('sleep 600', { background: true })
+  await sbx.setTimeout(30_000) // what the resume must not keep
+  await sbx.pause()
+  assert.equal((await Sandbox.getInfo(sbx.sandboxId, backend.opts)).state, 'paused')
+
+  const woken = Date.now()
+  assert.equal((await sbx.commands.run('echo awake')).stdout, 'awake\n')
+  const info = await sbx.getInfo()
+  assert.equal(info.state, 'running')
+  const left = info.endAt.getTime() - woken
+  assert.ok(left > 100_000 && left <= 125_000, `a fresh 120 s from the resume, not 30 s: ${left} ms`)
+  assert.ok((await sbx.commands.list()).some((p) => p.pid === handle.pid), 'its process lived through the pause')
+  const logs = await backend.api('GET', `/v2/sandboxes/${sbx.sandboxId}/logs`)
+  assert.ok(JSON.stringify(logs.json).includes('resumed by a request (autoResume)'), 'the event says why')
+  await sbx.kill()
+
+  // Without it a paused sandbox stays paused: the SDK reports the backend's
+  // `unavailable` in its own words.
+  const plain = await Sandbox.create('base', { ...backend.opts, lifecycle: { onTimeout: 'pause' } })
+  await plain.pause()
+  await assert.rejects(plain.commands.run('echo awake'),
+    (err) => { assert.match(err.message, /Sandbox is probably not running anymore/); return true })
+  assert.equal((await Sandbox.getInfo(plain.sandboxId, backend.opts)).state, 'paused')
+  await plain.kill()
+})
+
 test('lifecycle settings the local backend cannot honour are refused, not ignored', async () => {
   const before = (await backend.api('GET', '/v2/sandboxes')).json.length
-  await assert.rejects(
-    Sandbox.create('base', { ...backend.opts, lifecycle: { onTimeout: 'pause', autoResume: true } }),
-    (err) => { assert.match(err.message, /autoResume: .*Sandbox\.connect\(\)/); return true })
+  const refused = await backend.api('POST', '/sandboxes', { templateID: 'base', autoResume: { enabled: true } })
+  assert.equal(refused.status, 400)
+  assert.match(refused.json.message, /autoResume: needs autoPause/)
   await assert.rejects(
     Sandbox.create('base', { ...backend.opts, lifecycle: { onTimeout: { action: 'pause', keepMemory: false } } }),
     (err) => { assert.match(err.message, /autoPauseMemory: false/); return true })
